@@ -1,0 +1,21 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+// Unit tests run against the TypeScript sources; tests of the built CLI, server and
+// extension spawn the bundles that `npm run build` produced.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@wfkit/core": src("core"),
+      "@wfkit/dsl": src("dsl"),
+      "@wfkit/language-server": src("language-server"),
+    },
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
