@@ -1,0 +1,127 @@
+/**
+ * The part catalogue: what each part requires and produces, its versions, terminal jobs,
+ * cost, and whether it may run unattended. The checker is driven entirely by it.
+ */
+import * as generated from "./generated/validators.js";
+import { type GeneratedValidator, describeSchemaError } from "./schema-errors.js";
+
+const validateCatalogueDocument = generated.validateCatalogueDocument as unknown as GeneratedValidator;
+import { isPlainObject } from "./model.js";
+
+export interface CatalogueJob {
+  id: string;
+  version: string;
+}
+
+export interface CataloguePart {
+  partId: string;
+  versions: string[];
+  title?: string;
+  description?: string;
+  requires: string[];
+  produces: string[];
+  unattendedSafe: boolean;
+  /** Present exactly on parts whose id begins `terminal.`. */
+  terminal?: { jobs: CatalogueJob[]; minSubjects?: number };
+  cost: { baseMinorUnits: number; perSubjectMinorUnits?: number };
+}
+
+export interface CatalogueSubject {
+  canonicalId: string;
+  kind: "company";
+  label: string;
+  identifiers?: unknown[];
+}
+
+export interface Catalogue {
+  catalogueVersion: 1;
+  parts: CataloguePart[];
+  nodeKinds?: {
+    trigger?: { produces?: string[] };
+    destination?: { requires?: string[] };
+  };
+  /** An offline table for pinning subjects from hints (labels, tickers, identifiers). */
+  subjects?: CatalogueSubject[];
+}
+
+export const TERMINAL_PREFIX = "terminal.";
+
+export function isTerminalPartId(partId: string): boolean {
+  return partId.startsWith(TERMINAL_PREFIX);
+}
+
+/** A catalogue indexed for the checker: O(1) part lookups, defaults applied. */
+export interface CatalogueIndex {
+  readonly catalogue: Catalogue;
+  readonly parts: ReadonlyMap<string, CataloguePart>;
+  readonly partIds: readonly string[];
+  readonly triggerProduces: readonly string[];
+  readonly destinationRequires: readonly string[];
+  readonly subjects: readonly CatalogueSubject[];
+}
+
+const indexCache = new WeakMap<Catalogue, CatalogueIndex>();
+
+export function indexCatalogue(catalogue: Catalogue): CatalogueIndex {
+  const cached = indexCache.get(catalogue);
+  if (cached) return cached;
+  const parts = new Map<string, CataloguePart>();
+  for (const part of catalogue.parts) if (!parts.has(part.partId)) parts.set(part.partId, part);
+  const index: CatalogueIndex = {
+    catalogue,
+    parts,
+    partIds: [...parts.keys()],
+    triggerProduces: catalogue.nodeKinds?.trigger?.produces ?? [],
+    destinationRequires: catalogue.nodeKinds?.destination?.requires ?? [],
+    subjects: catalogue.subjects ?? [],
+  };
+  indexCache.set(catalogue, index);
+  return index;
+}
+
+export function minSubjectsOf(part: CataloguePart): number {
+  return part.terminal?.minSubjects ?? 1;
+}
+
+export function partCost(part: CataloguePart, subjectCount: number): number {
+  return part.cost.baseMinorUnits + (part.cost.perSubjectMinorUnits ?? 0) * subjectCount;
+}
+
+/** A mistake in a catalogue file. */
+export interface CatalogueProblem {
+  pointer: string;
+  message: string;
+}
+
+export type CatalogueLoadResult =
+  | { ok: true; catalogue: Catalogue }
+  | { ok: false; problems: CatalogueProblem[] };
+
+/**
+ * Checks a parsed catalogue file: its shape against the catalogue schema, then the facts a
+ * schema cannot state (unique part ids, terminal parts carry jobs and only they do).
+ * Never throws.
+ */
+export function loadCatalogue(value: unknown): CatalogueLoadResult {
+  if (!validateCatalogueDocument(value)) {
+    const errors = validateCatalogueDocument.errors ?? [];
+    return { ok: false, problems: errors.map((error) => ({ pointer: error.instancePath, message: describeSchemaError(error) })) };
+  }
+  const catalogue = value as Catalogue;
+  const problems: CatalogueProblem[] = [];
+  const seen = new Set<string>();
+  catalogue.parts.forEach((part, index) => {
+    const pointer = `/parts/${index}`;
+    if (seen.has(part.partId)) problems.push({ pointer: `${pointer}/partId`, message: `part \`${part.partId}\` is listed twice; each part id must appear once` });
+    seen.add(part.partId);
+    if (isTerminalPartId(part.partId) && !part.terminal)
+      problems.push({ pointer, message: `terminal part \`${part.partId}\` needs a \`terminal\` object listing its jobs` });
+    if (!isTerminalPartId(part.partId) && part.terminal)
+      problems.push({ pointer: `${pointer}/terminal`, message: `part \`${part.partId}\` has a \`terminal\` object but its id does not begin \`terminal.\`` });
+  });
+  return problems.length ? { ok: false, problems } : { ok: true, catalogue };
+}
+
+export function isCatalogue(value: unknown): value is Catalogue {
+  return isPlainObject(value) && loadCatalogue(value).ok;
+}

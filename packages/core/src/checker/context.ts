@@ -1,0 +1,208 @@
+/**
+ * What a rule sees: the indexed input, the catalogue, shared analyses computed on first
+ * use, and `report`. Rules decide what to say; the facts they judge are derived here once,
+ * so that no rule depends on another rule's output (which keeps faults from cascading
+ * in ways that depend on rule order).
+ */
+import type { CatalogueIndex, CataloguePart } from "../catalogue.js";
+import { isPlainObject, ownField } from "../model.js";
+import type { Fault, RelatedLocation } from "../fault.js";
+import { Suggester } from "../suggest.js";
+import type { GraphModel, NodeInfo } from "./model.js";
+import { cyclicComponents, reachableFrom } from "./graph.js";
+
+export type FaultReport = Omit<Fault, "code" | "severity">;
+
+/** A set of capabilities, or `unknown` when it cannot be known (an unknown part upstream). */
+export type Capabilities = ReadonlySet<string> | "unknown";
+
+export class RuleContext {
+  readonly suggester = new Suggester();
+  private currentRule: { id: string; severity: Fault["severity"] } | undefined;
+  private readonly sink: Fault[];
+
+  constructor(
+    readonly model: GraphModel,
+    readonly catalogue: CatalogueIndex,
+    sink: Fault[],
+  ) {
+    this.sink = sink;
+  }
+
+  /** @internal Set by the runner before each rule. */
+  beginRule(id: string, severity: Fault["severity"]): void {
+    this.currentRule = { id, severity };
+  }
+
+  report(fault: FaultReport): void {
+    const rule = this.currentRule!;
+    const complete: Fault = { code: rule.id, severity: rule.severity, ...fault };
+    if (complete.suggestion === undefined) delete complete.suggestion;
+    if (complete.related === undefined || complete.related.length === 0) delete complete.related;
+    if (complete.edge === undefined) delete complete.edge;
+    this.sink.push(complete);
+  }
+
+  /** The node a location is about, for `related` entries. */
+  relatedNode(node: NodeInfo, message: string, field?: string): RelatedLocation {
+    return { nodeId: node.id ?? null, pointer: field ? `${node.pointer}/${field}` : node.pointer, message };
+  }
+
+  // ---- shared analyses, computed on first use ----
+
+  private cache = new Map<string, unknown>();
+  private memo<T>(key: string, compute: () => T): T {
+    if (!this.cache.has(key)) this.cache.set(key, compute());
+    return this.cache.get(key) as T;
+  }
+
+  /** Trigger nodes that own their id. */
+  get triggerNodes(): NodeInfo[] {
+    return this.memo("triggers", () => this.model.graphNodes.filter((n) => n.kind === "trigger"));
+  }
+
+  get destinationNodes(): NodeInfo[] {
+    return this.memo("destinations", () => this.model.graphNodes.filter((n) => n.kind === "destination"));
+  }
+
+  get hasTrigger(): boolean {
+    return this.triggerNodes.length > 0 || this.model.topLevelTrigger !== undefined;
+  }
+
+  get hasDestination(): boolean {
+    return this.destinationNodes.length > 0 || this.model.topLevelDestinations.length > 0;
+  }
+
+  /** The trigger specs in force: each trigger node's `trigger` object and the top-level one. */
+  get triggerSpecs(): { raw: unknown; pointer: string; node: NodeInfo | undefined }[] {
+    return this.memo("triggerSpecs", () => {
+      const specs: { raw: unknown; pointer: string; node: NodeInfo | undefined }[] = this.triggerNodes.map((node) => ({
+        raw: ownField(node.raw!, "trigger"),
+        pointer: `${node.pointer}/trigger`,
+        node,
+      }));
+      const top = this.model.topLevelTrigger;
+      if (top) specs.push({ raw: top.raw, pointer: top.pointer, node: undefined });
+      return specs;
+    });
+  }
+
+  get scheduledTrigger(): { pointer: string; node: NodeInfo | undefined } | undefined {
+    return this.triggerSpecs.find((spec) => isPlainObject(spec.raw) && ownField(spec.raw, "kind") === "scheduled");
+  }
+
+  /** The catalogue entry of a part node, when its partId is known. */
+  partOf(node: NodeInfo): CataloguePart | undefined {
+    if (node.kind !== "part" || !node.raw) return undefined;
+    const partId = ownField(node.raw, "partId");
+    return typeof partId === "string" ? this.catalogue.parts.get(partId) : undefined;
+  }
+
+  /** Graph nodes with no incoming edge: the entry points a top-level trigger feeds. */
+  get entryPoints(): number[] {
+    return this.memo("entries", () => {
+      const result: number[] = [];
+      this.model.predecessors.forEach((preds, i) => {
+        if (preds.length === 0 && this.model.graphNodes[i]!.kind !== "trigger") result.push(i);
+      });
+      return result;
+    });
+  }
+
+  /** Graph nodes with no outgoing edge (other than destinations): what top-level destinations receive. */
+  get exitPoints(): number[] {
+    return this.memo("exits", () => {
+      const result: number[] = [];
+      this.model.successors.forEach((succ, i) => {
+        const kind = this.model.graphNodes[i]!.kind;
+        if (succ.length === 0 && kind !== "destination" && kind !== "trigger") result.push(i);
+      });
+      return result;
+    });
+  }
+
+  /** Nodes reachable from the trigger (trigger nodes, and entry points of a top-level trigger). */
+  get reachable(): Uint8Array {
+    return this.memo("reachable", () => {
+      const roots = this.triggerNodes.map((n) => n.graphIndex);
+      if (this.model.topLevelTrigger) roots.push(...this.entryPoints);
+      return reachableFrom(roots, this.model.successors, this.model.graphNodes.length);
+    });
+  }
+
+  /** Nodes with a path to a destination (node, or top-level destinations via exit points). */
+  get reachesDestination(): Uint8Array {
+    return this.memo("reachesDestination", () => {
+      const roots = this.destinationNodes.map((n) => n.graphIndex);
+      if (this.model.topLevelDestinations.length) roots.push(...this.exitPoints);
+      return reachableFrom(roots, this.model.predecessors, this.model.graphNodes.length);
+    });
+  }
+
+  get cycles(): number[][] {
+    return this.memo("cycles", () => cyclicComponents(this.model.successors));
+  }
+
+  /** What each graph node offers downstream. Gates pass on what all their inputs share. */
+  get offers(): Capabilities[] {
+    return this.memo("offers", () => computeOffers(this));
+  }
+
+  /** What a node needs from each upstream node; undefined when nothing can be judged. */
+  needsOf(node: NodeInfo): readonly string[] | undefined {
+    if (node.kind === "destination") return this.catalogue.destinationRequires;
+    if (node.kind === "part") return this.partOf(node)?.requires;
+    if (node.kind === "gate") return [];
+    return undefined;
+  }
+}
+
+function computeOffers(ctx: RuleContext): Capabilities[] {
+  const { graphNodes, successors, predecessors } = ctx.model;
+  const size = graphNodes.length;
+  const offers: Capabilities[] = new Array(size).fill("unknown");
+  const triggerOffer = new Set(ctx.catalogue.triggerProduces);
+  const entry = new Uint8Array(size);
+  if (ctx.model.topLevelTrigger) for (const i of ctx.entryPoints) entry[i] = 1;
+
+  // Kahn's order, so a gate is judged after every input it depends on. Gates left on a
+  // cycle keep "unknown": the cycle is reported on its own.
+  const pending = new Int32Array(size);
+  const queue: number[] = [];
+  for (let i = 0; i < size; i++) {
+    pending[i] = predecessors[i]!.length;
+    if (pending[i] === 0) queue.push(i);
+  }
+  for (let head = 0; head < queue.length; head++) {
+    const i = queue[head]!;
+    const node = graphNodes[i]!;
+    if (node.kind === "trigger") offers[i] = triggerOffer;
+    else if (node.kind === "part") {
+      const part = ctx.partOf(node);
+      offers[i] = part ? new Set(part.produces) : "unknown";
+    } else if (node.kind === "gate") offers[i] = gateOffer(predecessors[i]!, offers, entry[i] ? triggerOffer : undefined);
+    else if (node.kind === "destination") offers[i] = new Set();
+    for (const next of successors[i]!) if (--pending[next]! === 0) queue.push(next);
+  }
+  // Parts on a cycle still offer what their catalogue entry says.
+  for (let i = 0; i < size; i++) {
+    const node = graphNodes[i]!;
+    if (pending[i]! > 0 && node.kind === "part") {
+      const part = ctx.partOf(node);
+      offers[i] = part ? new Set(part.produces) : "unknown";
+    }
+  }
+  return offers;
+}
+
+function gateOffer(inputs: Int32Array, offers: Capabilities[], fromTrigger: ReadonlySet<string> | undefined): Capabilities {
+  if (inputs.length === 0) return fromTrigger ?? "unknown";
+  let shared: Set<string> | undefined;
+  for (const input of inputs) {
+    const offer = offers[input]!;
+    if (offer === "unknown") return "unknown";
+    if (!shared) shared = new Set(offer);
+    else for (const capability of shared) if (!offer.has(capability)) shared.delete(capability);
+  }
+  return shared ?? new Set();
+}

@@ -1,0 +1,198 @@
+/**
+ * The checker's view of an input: nodes and edges indexed once, with the facts every rule
+ * needs (which node an id names, which edges join two real nodes). Built in one O(n + e)
+ * pass that reads the input defensively: any value at all may arrive here.
+ */
+import { type NodeKind, NODE_KINDS, isPlainObject, isVersionSaveBody, ownField, hasOwnField } from "../model.js";
+import { joinPointer } from "../fault.js";
+
+export interface NodeInfo {
+  /** Position in the `nodes` array. */
+  readonly index: number;
+  readonly pointer: string;
+  /** The node object, or null when the array entry is not an object. */
+  readonly raw: Record<string, unknown> | null;
+  /** The id when it is a non-empty string. */
+  readonly id: string | undefined;
+  /** The resolved kind; undefined when the node is none of the four. */
+  readonly kind: NodeKind | undefined;
+  /** Set on the second and later nodes that reuse an id: the node that owns it. */
+  duplicateOf?: NodeInfo;
+  /** Dense index among the graph's nodes (first occurrence of each id), or -1. */
+  graphIndex: number;
+}
+
+export type EdgeStatus =
+  | "malformed" // not an object, or from/to not strings
+  | "dangling"
+  | "self"
+  | "duplicate"
+  | "into-trigger"
+  | "from-destination"
+  | "ok";
+
+export interface EdgeInfo {
+  readonly index: number;
+  readonly pointer: string;
+  readonly from: string | undefined;
+  readonly to: string | undefined;
+  readonly fromNode: NodeInfo | undefined;
+  readonly toNode: NodeInfo | undefined;
+  status: EdgeStatus;
+  /** For a duplicate edge: the first edge with the same endpoints. */
+  duplicateOf?: EdgeInfo;
+}
+
+export interface TopLevelSpec {
+  readonly pointer: string;
+  readonly raw: unknown;
+}
+
+export interface GraphModel {
+  readonly input: unknown;
+  /** Where the Definition sits in the input: "" or "/scope/graph". */
+  readonly graphPointer: string;
+  readonly isVersionBody: boolean;
+  /** The Definition object, when the input has one. */
+  readonly graph: Record<string, unknown> | null;
+  /** True when `nodes` and `edges` are both arrays, so graph-level rules can judge. */
+  readonly graphUsable: boolean;
+  readonly nodes: NodeInfo[];
+  readonly edges: EdgeInfo[];
+  /** Nodes that own their id, in document order; `graphIndex` indexes this list. */
+  readonly graphNodes: NodeInfo[];
+  readonly byId: Map<string, NodeInfo>;
+  readonly topLevelTrigger: TopLevelSpec | undefined;
+  readonly topLevelDestinations: TopLevelSpec[];
+  /** Edges with status "ok", as compressed adjacency: successors of graph node i. */
+  readonly successors: Int32Array[];
+  readonly predecessors: Int32Array[];
+}
+
+export function resolveNodeKind(raw: Record<string, unknown>): NodeKind | undefined {
+  const kind = ownField(raw, "kind");
+  if (kind === undefined) return hasOwnField(raw, "partId") ? "part" : undefined;
+  return typeof kind === "string" && (NODE_KINDS as readonly string[]).includes(kind) ? (kind as NodeKind) : undefined;
+}
+
+export function buildModel(input: unknown): GraphModel {
+  const isVersionBody = isVersionSaveBody(input);
+  const graphPointer = isVersionBody ? "/scope/graph" : "";
+  let graph: Record<string, unknown> | null = null;
+  if (isVersionBody) {
+    const scope = ownField(input, "scope");
+    const inner = isPlainObject(scope) ? ownField(scope, "graph") : undefined;
+    graph = isPlainObject(inner) ? inner : null;
+  } else if (isPlainObject(input)) {
+    graph = input;
+  }
+
+  const rawNodes = graph ? ownField(graph, "nodes") : undefined;
+  const rawEdges = graph ? ownField(graph, "edges") : undefined;
+  const nodeList: unknown[] = Array.isArray(rawNodes) ? rawNodes : [];
+  const edgeList: unknown[] = Array.isArray(rawEdges) ? rawEdges : [];
+
+  const nodes: NodeInfo[] = new Array(nodeList.length);
+  const graphNodes: NodeInfo[] = [];
+  const byId = new Map<string, NodeInfo>();
+  const nodesPointer = joinPointer(graphPointer, "nodes");
+  for (let index = 0; index < nodeList.length; index++) {
+    const value = nodeList[index];
+    const raw = isPlainObject(value) ? value : null;
+    const idValue = raw ? ownField(raw, "id") : undefined;
+    const id = typeof idValue === "string" && idValue !== "" ? idValue : undefined;
+    const info: NodeInfo = {
+      index,
+      pointer: `${nodesPointer}/${index}`,
+      raw,
+      id,
+      kind: raw ? resolveNodeKind(raw) : undefined,
+      graphIndex: -1,
+    };
+    nodes[index] = info;
+    if (id === undefined) continue;
+    const owner = byId.get(id);
+    if (owner) {
+      info.duplicateOf = owner;
+      continue;
+    }
+    info.graphIndex = graphNodes.length;
+    graphNodes.push(info);
+    byId.set(id, info);
+  }
+
+  const edges: EdgeInfo[] = new Array(edgeList.length);
+  const edgesPointer = joinPointer(graphPointer, "edges");
+  const seenPairs = new Map<string, EdgeInfo>();
+  const outDegree = new Int32Array(graphNodes.length);
+  const inDegree = new Int32Array(graphNodes.length);
+  for (let index = 0; index < edgeList.length; index++) {
+    const value = edgeList[index];
+    const raw = isPlainObject(value) ? value : null;
+    const fromValue = raw ? ownField(raw, "from") : undefined;
+    const toValue = raw ? ownField(raw, "to") : undefined;
+    const from = typeof fromValue === "string" ? fromValue : undefined;
+    const to = typeof toValue === "string" ? toValue : undefined;
+    const fromNode = from === undefined ? undefined : byId.get(from);
+    const toNode = to === undefined ? undefined : byId.get(to);
+    const edge: EdgeInfo = { index, pointer: `${edgesPointer}/${index}`, from, to, fromNode, toNode, status: "ok" };
+    edges[index] = edge;
+    if (from === undefined || to === undefined) edge.status = "malformed";
+    else if (!fromNode || !toNode) edge.status = "dangling";
+    else if (fromNode === toNode) edge.status = "self";
+    else {
+      // Ids may contain any character, so the pair key uses their lengths to stay unambiguous.
+      const key = `${from.length}:${from}${to}`;
+      const first = seenPairs.get(key);
+      if (first) {
+        edge.status = "duplicate";
+        edge.duplicateOf = first;
+      } else {
+        seenPairs.set(key, edge);
+        if (toNode.kind === "trigger") edge.status = "into-trigger";
+        else if (fromNode.kind === "destination") edge.status = "from-destination";
+      }
+    }
+    if (edge.status === "ok") {
+      outDegree[fromNode!.graphIndex]!++;
+      inDegree[toNode!.graphIndex]!++;
+    }
+  }
+
+  const successors = graphNodes.map((_, i) => new Int32Array(outDegree[i]!));
+  const predecessors = graphNodes.map((_, i) => new Int32Array(inDegree[i]!));
+  const outFill = new Int32Array(graphNodes.length);
+  const inFill = new Int32Array(graphNodes.length);
+  for (const edge of edges) {
+    if (edge.status !== "ok") continue;
+    const from = edge.fromNode!.graphIndex;
+    const to = edge.toNode!.graphIndex;
+    successors[from]![outFill[from]!++] = to;
+    predecessors[to]![inFill[to]!++] = from;
+  }
+
+  let topLevelTrigger: TopLevelSpec | undefined;
+  const topLevelDestinations: TopLevelSpec[] = [];
+  if (isVersionBody) {
+    if (hasOwnField(input, "trigger")) topLevelTrigger = { pointer: "/trigger", raw: ownField(input, "trigger") };
+    const destinations = ownField(input, "destinations");
+    if (Array.isArray(destinations))
+      destinations.forEach((raw, i) => topLevelDestinations.push({ pointer: `/destinations/${i}`, raw }));
+  }
+
+  return {
+    input,
+    graphPointer,
+    isVersionBody,
+    graph,
+    graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
+    nodes,
+    edges,
+    graphNodes,
+    byId,
+    topLevelTrigger,
+    topLevelDestinations,
+    successors,
+    predecessors,
+  };
+}

@@ -1,0 +1,24 @@
+import type { Estimate, EstimatePart } from "./fault.js";
+import type { RuleContext } from "./checker/context.js";
+import { partCost } from "./catalogue.js";
+import { subjectRefsOf } from "./rules/parts.js";
+
+/**
+ * What a run would reserve: for each part node the catalogue knows, its base cost plus its
+ * per-subject cost times the number of subjects. Parts the catalogue does not know cost
+ * nothing here (best effort for an invalid graph: their cost is unknown).
+ */
+export function estimateCost(ctx: RuleContext): Estimate {
+  const parts: EstimatePart[] = [];
+  let total = 0;
+  for (const node of ctx.model.nodes) {
+    if (node.duplicateOf) continue;
+    const part = ctx.partOf(node);
+    if (!part) continue;
+    const subjects = subjectRefsOf(node.raw!)?.length ?? 0;
+    const cost = partCost(part, subjects);
+    total += cost;
+    parts.push({ nodeId: node.id ?? "", partId: part.partId, costMinorUnits: cost });
+  }
+  return { costMinorUnits: total, parts };
+}

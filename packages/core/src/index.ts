@@ -1,0 +1,14 @@
+/**
+ * @wfkit/core: the workflow Definition model, its JSON Schema, the part catalogue, and a
+ * checker that gives the verdict of the service's `validate-definition` offline.
+ * Pure: no I/O, no `node:` imports, no runtime code generation.
+ */
+export * from "./model.js";
+export * from "./fault.js";
+export * from "./catalogue.js";
+export { defaultCatalogue } from "./default-catalogue.js";
+export { validateDefinition, type ValidateOptions, type ValidationResult } from "./validate.js";
+export { rules, ruleById, type Rule, type RuleMeta } from "./rules/index.js";
+export { KNOWN_FIELDS, KNOWN_NODE_FIELDS } from "./known-fields.js";
+export { Suggester } from "./suggest.js";
+export { describeValueType } from "./schema-errors.js";

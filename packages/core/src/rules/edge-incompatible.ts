@@ -1,0 +1,67 @@
+import { defineRule } from "./rule.js";
+import type { Capabilities } from "../checker/context.js";
+import { quoteList } from "./describe.js";
+
+export default defineRule({
+  meta: {
+    id: "edge-incompatible",
+    severity: "error",
+    title: "What flows along an edge satisfies what the downstream node requires",
+    rationale: "A part can only run on what its upstream produces; an edge whose upstream does not produce everything the downstream requires is illegal.",
+    fix: "Insert a part that produces what is missing (the message lists it), or connect a different upstream.",
+    assumptions: [
+      "A trigger offers the catalogue's `nodeKinds.trigger.produces`; a part offers its `produces`; a gate offers what all of its inputs offer in common; a destination needs `nodeKinds.destination.requires`, a gate needs nothing.",
+      "With a top-level `trigger`, each node with no incoming edge is fed by it and judged against what it offers; with top-level `destinations`, each node with no outgoing edge feeds them and is judged likewise. Those faults carry no `edge` index.",
+      "Edges that touch an unknown part, or a gate whose inputs include one, are not judged.",
+    ],
+  },
+  check(ctx) {
+    if (!ctx.model.graphUsable) return;
+    const { graphNodes } = ctx.model;
+    const offers = ctx.offers;
+    const missingFrom = (offer: Capabilities, needs: readonly string[] | undefined): string[] | undefined => {
+      if (offer === "unknown" || !needs) return undefined;
+      const missing = needs.filter((need) => !offer.has(need));
+      return missing.length ? missing : undefined;
+    };
+    for (const edge of ctx.model.edges) {
+      if (edge.status !== "ok") continue;
+      const from = edge.fromNode!;
+      const to = edge.toNode!;
+      const missing = missingFrom(offers[from.graphIndex]!, ctx.needsOf(to));
+      if (!missing) continue;
+      ctx.report({
+        nodeId: to.id!,
+        edge: edge.index,
+        pointer: edge.pointer,
+        message: `\`${to.id}\` requires ${quoteList(missing)}, which \`${from.id}\` does not produce, so edge ${edge.index + 1} is illegal. Put a step that produces ${missing.length > 1 ? "them" : "it"} in between, or connect a different upstream.`,
+      });
+    }
+    if (ctx.model.topLevelTrigger) {
+      const triggerOffer = new Set(ctx.catalogue.triggerProduces);
+      for (const i of ctx.entryPoints) {
+        const node = graphNodes[i]!;
+        const missing = missingFrom(triggerOffer, ctx.needsOf(node));
+        if (!missing) continue;
+        ctx.report({
+          nodeId: node.id!,
+          pointer: node.pointer,
+          message: `\`${node.id}\` has no incoming edge, so the top-level trigger feeds it, but it requires ${quoteList(missing)}, which a trigger does not produce. Connect it after a step that does.`,
+        });
+      }
+    }
+    if (ctx.model.topLevelDestinations.length) {
+      const needs = ctx.catalogue.destinationRequires;
+      for (const i of ctx.exitPoints) {
+        const node = graphNodes[i]!;
+        const missing = missingFrom(offers[i]!, needs);
+        if (!missing) continue;
+        ctx.report({
+          nodeId: node.id!,
+          pointer: node.pointer,
+          message: `\`${node.id}\` has no outgoing edge, so it feeds the top-level destinations, but it does not produce ${quoteList(missing)}, which they require. Add a step that does.`,
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,70 @@
+/**
+ * Every rule, in the order their faults are reported: the document's shape first, then
+ * nodes, parts, edges, and the graph as a whole.
+ */
+import type { Rule } from "./rule.js";
+import schemaVersion from "./schema-version.js";
+import shape from "./shape.js";
+import nodeKind from "./node-kind.js";
+import duplicateId from "./duplicate-id.js";
+import triggerMissing from "./trigger-missing.js";
+import triggerMultiple from "./trigger-multiple.js";
+import triggerKind from "./trigger-kind.js";
+import gateFloor from "./gate-floor.js";
+import destinationMissing from "./destination-missing.js";
+import destinationKind from "./destination-kind.js";
+import partUnknown from "./part-unknown.js";
+import partVersion from "./part-version.js";
+import terminalMissing from "./terminal-missing.js";
+import terminalUnexpected from "./terminal-unexpected.js";
+import jobUnknown from "./job-unknown.js";
+import subjectNotCanonical from "./subject-not-canonical.js";
+import subjectDuplicate from "./subject-duplicate.js";
+import subjectsTooFew from "./subjects-too-few.js";
+import notUnattendedSafe from "./not-unattended-safe.js";
+import edgeDangling from "./edge-dangling.js";
+import edgeSelf from "./edge-self.js";
+import edgeDuplicate from "./edge-duplicate.js";
+import edgeIntoTrigger from "./edge-into-trigger.js";
+import edgeFromDestination from "./edge-from-destination.js";
+import edgeIncompatible from "./edge-incompatible.js";
+import cycle from "./cycle.js";
+import unreachable from "./unreachable.js";
+import deadEnd from "./dead-end.js";
+import unknownField from "./unknown-field.js";
+
+export type { Rule, RuleMeta } from "./rule.js";
+
+export const rules: readonly Rule[] = [
+  schemaVersion,
+  shape,
+  nodeKind,
+  duplicateId,
+  triggerMissing,
+  triggerMultiple,
+  triggerKind,
+  gateFloor,
+  destinationMissing,
+  destinationKind,
+  partUnknown,
+  partVersion,
+  terminalMissing,
+  terminalUnexpected,
+  jobUnknown,
+  subjectNotCanonical,
+  subjectDuplicate,
+  subjectsTooFew,
+  notUnattendedSafe,
+  edgeDangling,
+  edgeSelf,
+  edgeDuplicate,
+  edgeIntoTrigger,
+  edgeFromDestination,
+  edgeIncompatible,
+  cycle,
+  unreachable,
+  deadEnd,
+  unknownField,
+];
+
+export const ruleById: ReadonlyMap<string, Rule> = new Map(rules.map((rule) => [rule.meta.id, rule]));

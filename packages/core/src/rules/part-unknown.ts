@@ -1,0 +1,26 @@
+import { defineRule } from "./rule.js";
+import { partNodes } from "./parts.js";
+import { nodeName } from "./describe.js";
+
+export default defineRule({
+  meta: {
+    id: "part-unknown",
+    severity: "error",
+    title: "Every part is in the catalogue",
+    rationale: "The service runs only catalogue parts; an unknown `partId` is usually a typo and the graph will not save.",
+    fix: "Use a part id from the catalogue (`wfkit` suggests the closest one).",
+    assumptions: ["The edges of an unknown part are not judged: what it requires and produces is unknown, so no `edge-incompatible` fault is derived from it."],
+  },
+  check(ctx) {
+    for (const { node, partId } of partNodes(ctx)) {
+      if (partId === undefined || ctx.catalogue.parts.has(partId)) continue;
+      const suggestion = ctx.suggester.closest(partId, ctx.catalogue.partIds);
+      ctx.report({
+        nodeId: node.id ?? null,
+        pointer: `${node.pointer}/partId`,
+        message: `Part ${nodeName(node)} uses \`${partId}\`, which is not in the catalogue, so the service cannot run it.${suggestion ? ` Did you mean \`${suggestion}\`?` : " Check the part id against the catalogue."}`,
+        suggestion,
+      });
+    }
+  },
+});

@@ -1,0 +1,29 @@
+import { defineRule } from "./rule.js";
+import { partNodes, subjectRefsOf } from "./parts.js";
+import { minSubjectsOf } from "../catalogue.js";
+import { nodeName } from "./describe.js";
+
+export default defineRule({
+  meta: {
+    id: "subjects-too-few",
+    severity: "error",
+    title: "A terminal part has at least as many subjects as it needs",
+    rationale: "Each terminal part needs a minimum number of subjects; a comparing step needs at least two companies to compare.",
+    fix: "Pin more subjects (the message says how many the part needs).",
+    assumptions: ["Every entry of `subjectRefs` counts, pinned or not and repeated or not: those are faults of their own, so a list is not reported twice for one mistake."],
+  },
+  check(ctx) {
+    for (const { node, raw, partId } of partNodes(ctx)) {
+      const part = partId === undefined ? undefined : ctx.catalogue.parts.get(partId);
+      const refs = subjectRefsOf(raw);
+      if (!part?.terminal || !refs) continue;
+      const needed = minSubjectsOf(part);
+      if (refs.length >= needed) continue;
+      ctx.report({
+        nodeId: node.id ?? null,
+        pointer: `${node.pointer}/terminal/subjectRefs`,
+        message: `Part ${nodeName(node)} (\`${part.partId}\`) has ${refs.length} subject${refs.length === 1 ? "" : "s"} but needs at least ${needed}${needed >= 2 ? " (a comparing step needs two companies to compare)" : ""}. Pin ${needed - refs.length} more.`,
+      });
+    }
+  },
+});

@@ -1,0 +1,41 @@
+import { defineRule } from "./rule.js";
+import { regions } from "../checker/graph.js";
+import { byId } from "./order.js";
+
+export default defineRule({
+  meta: {
+    id: "unreachable",
+    severity: "error",
+    title: "Every node can be reached from the trigger",
+    rationale: "A run only visits nodes the trigger leads to; anything else never runs, which is almost always a missing edge.",
+    fix: "Add an edge into the named node from the step that should feed it.",
+    assumptions: [
+      "A region of nodes cut off together is reported once, at its head (a node with no incoming edge from inside the region, the smallest id first), with the rest of the region in `related`.",
+      "Not judged when the workflow has no trigger (`trigger-missing` says it all). Edges that are themselves faults (dangling, self, repeated, into the trigger, out of a destination) do not count as paths.",
+    ],
+  },
+  check(ctx) {
+    if (!ctx.model.graphUsable || !ctx.hasTrigger) return;
+    const { graphNodes, successors, predecessors } = ctx.model;
+    const reachable = ctx.reachable;
+    const members = new Uint8Array(graphNodes.length);
+    const order: number[] = [];
+    for (let i = 0; i < graphNodes.length; i++)
+      if (!reachable[i]) {
+        members[i] = 1;
+        order.push(i);
+      }
+    if (!order.length) return;
+    order.sort((a, b) => byId(graphNodes[a]!, graphNodes[b]!));
+    for (const region of regions(members, successors, predecessors, order)) {
+      const head = graphNodes[region.head]!;
+      const more = region.rest.length;
+      ctx.report({
+        nodeId: head.id!,
+        pointer: head.pointer,
+        message: `\`${head.id}\` cannot be reached from the trigger${more ? `, and neither can the ${more} node${more === 1 ? "" : "s"} after it` : ""}, so ${more ? "they" : "it"} would never run. Add an edge into \`${head.id}\` from the step that should feed it.`,
+        related: region.rest.map((i) => ctx.relatedNode(graphNodes[i]!, `unreachable because \`${head.id}\` is`)),
+      });
+    }
+  },
+});
