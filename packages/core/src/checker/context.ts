@@ -121,12 +121,44 @@ export class RuleContext {
     });
   }
 
+  /**
+   * For each dangling edge whose missing id is a likely typo of a node id, the node it was
+   * meant to name: `edge-dangling` reports the typo, and reachability assumes the fix, so
+   * one misspelt id does not also make its intended target `unreachable`.
+   */
+  get repairedEdges(): { forward: Map<number, number[]>; backward: Map<number, number[]> } {
+    return this.memo("repaired", () => {
+      const forward = new Map<number, number[]>();
+      const backward = new Map<number, number[]>();
+      const ids = this.nodeIds;
+      for (const edge of this.model.edges) {
+        if (edge.status !== "dangling") continue;
+        const from = edge.fromNode ?? this.model.byId.get(this.suggester.closest(edge.from!, ids) ?? "");
+        const to = edge.toNode ?? this.model.byId.get(this.suggester.closest(edge.to!, ids) ?? "");
+        if (!from || !to || from === to) continue;
+        const add = (map: Map<number, number[]>, a: number, b: number) => {
+          const list = map.get(a);
+          if (list) list.push(b);
+          else map.set(a, [b]);
+        };
+        add(forward, from.graphIndex, to.graphIndex);
+        add(backward, to.graphIndex, from.graphIndex);
+      }
+      return { forward, backward };
+    });
+  }
+
+  /** The ids of the graph's nodes, in document order (one list, so suggestions are cached). */
+  get nodeIds(): string[] {
+    return this.memo("nodeIds", () => this.model.graphNodes.map((node) => node.id!));
+  }
+
   /** Nodes reachable from the trigger (trigger nodes, and entry points of a top-level trigger). */
   get reachable(): Uint8Array {
     return this.memo("reachable", () => {
       const roots = this.triggerNodes.map((n) => n.graphIndex);
       if (this.model.topLevelTrigger) roots.push(...this.entryPoints);
-      return reachableFrom(roots, this.model.successors, this.model.graphNodes.length);
+      return reachableFrom(roots, this.model.successors, this.model.graphNodes.length, this.repairedEdges.forward);
     });
   }
 
@@ -135,7 +167,7 @@ export class RuleContext {
     return this.memo("reachesDestination", () => {
       const roots = this.destinationNodes.map((n) => n.graphIndex);
       if (this.model.topLevelDestinations.length) roots.push(...this.exitPoints);
-      return reachableFrom(roots, this.model.predecessors, this.model.graphNodes.length);
+      return reachableFrom(roots, this.model.predecessors, this.model.graphNodes.length, this.repairedEdges.backward);
     });
   }
 

@@ -6,7 +6,12 @@
 export type Adjacency = readonly Int32Array[];
 
 /** Marks every node reachable from `roots` by following `adjacency`. */
-export function reachableFrom(roots: Iterable<number>, adjacency: Adjacency, size: number): Uint8Array {
+export function reachableFrom(
+  roots: Iterable<number>,
+  adjacency: Adjacency,
+  size: number,
+  extra?: ReadonlyMap<number, readonly number[]>,
+): Uint8Array {
   const seen = new Uint8Array(size);
   const stack: number[] = [];
   for (const root of roots) {
@@ -17,6 +22,11 @@ export function reachableFrom(roots: Iterable<number>, adjacency: Adjacency, siz
   while (stack.length) {
     const node = stack.pop()!;
     for (const next of adjacency[node]!) {
+      if (seen[next]) continue;
+      seen[next] = 1;
+      stack.push(next);
+    }
+    for (const next of extra?.get(node) ?? []) {
       if (seen[next]) continue;
       seen[next] = 1;
       stack.push(next);

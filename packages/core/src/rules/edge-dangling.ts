@@ -7,10 +7,13 @@ export default defineRule({
     title: "Every edge joins two nodes that exist",
     rationale: "An edge naming a node that does not exist connects nothing; usually the id is misspelt.",
     fix: "Correct the id (wfkit suggests the closest node id) or declare the missing node.",
-    assumptions: ["The fault names the endpoint that exists (null when neither does), and points at the missing id."],
+    assumptions: [
+      "The fault names the endpoint that exists (null when neither does), and points at the missing id.",
+      "When the missing id is a likely typo of a node id, reachability (`unreachable`, `dead-end`) assumes the edge meant that node, so the typo is reported once.",
+    ],
   },
   check(ctx) {
-    const ids = ctx.model.graphNodes.map((node) => node.id!);
+    const ids = ctx.nodeIds;
     for (const edge of ctx.model.edges) {
       if (edge.status !== "dangling") continue;
       const missingFrom = !edge.fromNode;

@@ -11,6 +11,7 @@ export default defineRule({
     fix: "Add an edge into the named node from the step that should feed it.",
     assumptions: [
       "A region of nodes cut off together is reported once, at its head (a node with no incoming edge from inside the region, the smallest id first), with the rest of the region in `related`.",
+      "Nodes whose kind is unknown are left to `node-kind`.",
       "Not judged when the workflow has no trigger (`trigger-missing` says it all). Edges that are themselves faults (dangling, self, repeated, into the trigger, out of a destination) do not count as paths.",
     ],
   },
@@ -21,7 +22,8 @@ export default defineRule({
     const members = new Uint8Array(graphNodes.length);
     const order: number[] = [];
     for (let i = 0; i < graphNodes.length; i++)
-      if (!reachable[i]) {
+      // A node of unknown kind is reported by node-kind alone.
+      if (!reachable[i] && graphNodes[i]!.kind !== undefined) {
         members[i] = 1;
         order.push(i);
       }

@@ -1,0 +1,52 @@
+// RuleTester-style: every rule has fixtures/<rule-id>/valid.json and invalid.json.
+// A valid fixture must produce no fault at all; an invalid one must produce exactly the
+// faults it lists (code, severity, node) — so a fixture also catches cascading faults.
+import { describe, expect, it } from "vitest";
+import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { rules, validateDefinition } from "@wfkit/core";
+
+const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const readFixture = (rule: string, kind: "valid" | "invalid") =>
+  JSON.parse(readFileSync(`${fixturesDir}${rule}/${kind}.json`, "utf8")) as {
+    description: string;
+    input: unknown;
+    expect?: { code: string; severity: string; nodeId: string | null }[];
+  };
+
+describe("rule fixtures", () => {
+  it("every rule has a fixture folder, and every folder names a rule", () => {
+    const folders = readdirSync(fixturesDir).sort();
+    expect(folders).toEqual(rules.map((rule) => rule.meta.id).sort());
+  });
+
+  for (const rule of rules) {
+    const id = rule.meta.id;
+    describe(id, () => {
+      it("has valid and invalid fixtures", () => {
+        expect(existsSync(`${fixturesDir}${id}/valid.json`)).toBe(true);
+        expect(existsSync(`${fixturesDir}${id}/invalid.json`)).toBe(true);
+      });
+
+      it(`valid: ${readFixture(id, "valid").description}`, () => {
+        const result = validateDefinition(readFixture(id, "valid").input);
+        expect(result.faults).toEqual([]);
+        expect(result.ok).toBe(true);
+      });
+
+      it(`invalid: ${readFixture(id, "invalid").description}`, () => {
+        const fixture = readFixture(id, "invalid");
+        expect(fixture.expect?.some((fault) => fault.code === id)).toBe(true);
+        const result = validateDefinition(fixture.input);
+        const seen = result.faults.map(({ code, severity, nodeId }) => ({ code, severity, nodeId }));
+        expect(seen).toEqual(fixture.expect);
+        expect(result.ok).toBe(!fixture.expect!.some((fault) => fault.severity === "error"));
+        for (const fault of result.faults) {
+          expect(fault.severity).toBe(rule.meta.severity);
+          expect(fault.message.length).toBeGreaterThan(20);
+          expect(fault.pointer === "" || fault.pointer.startsWith("/")).toBe(true);
+        }
+      });
+    });
+  }
+});

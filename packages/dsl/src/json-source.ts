@@ -1,0 +1,256 @@
+/**
+ * `.json` sources: strict JSON parsed with jsonc-parser's tree, so that every fault can be
+ * placed on the text and one syntax error does not hide the others.
+ *
+ * The service takes strict JSON, so comments and trailing commas are reported as errors;
+ * because the value they leave is still unambiguous, the document is checked anyway
+ * (`complete`), which lets a user see every problem at once.
+ */
+import { parseTree, ParseErrorCode, type Node as JsonNode, type ParseError } from "jsonc-parser";
+import { DSL_CODES, sourceFault, type SourceFault } from "./diagnostics.js";
+import { LineIndex, type Span } from "./positions.js";
+import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
+import { setOwnField } from "./json-value.js";
+
+export interface JsonSource {
+  /** The parsed value; undefined when the text holds no value at all. */
+  value: unknown;
+  /**
+   * True when `value` is exactly what the text says: no syntax errors, or only comments and
+   * trailing commas, which a lenient reader would drop without changing any value.
+   */
+  complete: boolean;
+  /** `json-syntax` errors and `json-duplicate-key` warnings. */
+  faults: SourceFault[];
+  sourceMap: JsonSourceMap;
+  /** jsonc-parser's tree, for tools that want more (undefined for an empty text). */
+  tree: JsonNode | undefined;
+}
+
+/** Parses a `.json` source. Never throws. */
+export function parseJsonSource(text: string): JsonSource {
+  const lines = new LineIndex(text);
+  // jsonc-parser does not accept a byte order mark; a space of the same length keeps offsets.
+  const parsable = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const tree = parseTree(parsable, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const faults: SourceFault[] = [];
+  let complete = tree !== undefined;
+  const seenOffsets = new Set<number>();
+  for (const error of errors) {
+    // jsonc-parser may report two errors for one mistake at one place (`,}`): keep the first.
+    if (seenOffsets.has(error.offset)) continue;
+    seenOffsets.add(error.offset);
+    const described = describeParseError(parsable, error);
+    if (!described.lenient) complete = false;
+    faults.push(sourceFault(lines, DSL_CODES.jsonSyntax, "error", described.message, described.span));
+  }
+  const value = tree ? valueOfNode(tree, parsable, faults, lines) : undefined;
+  return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+}
+
+interface DescribedError {
+  message: string;
+  span: Span;
+  /** Comments and trailing commas: errors for the service, but the value is still clear. */
+  lenient: boolean;
+}
+
+function describeParseError(text: string, error: ParseError): DescribedError {
+  const span = { start: error.offset, end: error.offset + error.length };
+  const found = error.length > 0 ? `, found \`${clip(text.slice(span.start, span.end))}\`` : atEnd(text, error.offset) ? ", found the end of the file" : "";
+  const trailingComma = trailingCommaBefore(text, error.offset);
+  switch (error.error) {
+    case ParseErrorCode.InvalidCommentToken:
+      return { message: "comments are not allowed in JSON (the service takes strict JSON); remove the comment, or write the workflow in `.wf`, which has comments", span, lenient: true };
+    case ParseErrorCode.PropertyNameExpected:
+    case ParseErrorCode.ValueExpected:
+      if (trailingComma !== undefined)
+        return { message: "a trailing comma is not allowed in JSON (the service takes strict JSON); remove this comma", span: { start: trailingComma, end: trailingComma + 1 }, lenient: true };
+      return error.error === ParseErrorCode.ValueExpected
+        ? { message: `expected a JSON value${found}`, span, lenient: false }
+        : { message: `expected a property name in double quotes${found}`, span, lenient: false };
+    case ParseErrorCode.ColonExpected:
+      return { message: `expected \`:\` after the property name${found}`, span, lenient: false };
+    case ParseErrorCode.CommaExpected:
+      return { message: `expected \`,\` between values${found}`, span, lenient: false };
+    case ParseErrorCode.CloseBraceExpected:
+      return { message: `expected \`}\` to close the object${found}`, span, lenient: false };
+    case ParseErrorCode.CloseBracketExpected:
+      return { message: `expected \`]\` to close the array${found}`, span, lenient: false };
+    case ParseErrorCode.EndOfFileExpected:
+      return { message: `expected the end of the file after the JSON value${found}`, span, lenient: false };
+    case ParseErrorCode.InvalidNumberFormat:
+      return { message: "this is not a JSON number", span, lenient: false };
+    case ParseErrorCode.UnexpectedEndOfComment:
+      return { message: "this comment is not closed (and JSON does not allow comments)", span, lenient: false };
+    case ParseErrorCode.UnexpectedEndOfString:
+      return { message: "this string is not closed: add `\"`", span, lenient: false };
+    case ParseErrorCode.UnexpectedEndOfNumber:
+      return { message: "this number is not complete", span, lenient: false };
+    case ParseErrorCode.InvalidUnicode:
+      return { message: "invalid `\\u` escape: expected four hexadecimal digits", span, lenient: false };
+    case ParseErrorCode.InvalidEscapeCharacter:
+      return { message: "invalid escape: JSON strings allow only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", span, lenient: false };
+    case ParseErrorCode.InvalidCharacter:
+      return { message: "control characters must be escaped inside JSON strings", span, lenient: false };
+    default:
+      return { message: `unexpected character${found}`, span, lenient: false };
+  }
+}
+
+/** Offset of a comma directly before a closing bracket at `offset` (whitespace aside). */
+function trailingCommaBefore(text: string, offset: number): number | undefined {
+  const closing = text[offset];
+  if (closing !== "}" && closing !== "]") return undefined;
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  return text[i] === "," ? i : undefined;
+}
+
+function atEnd(text: string, offset: number): boolean {
+  return text.slice(offset).trim() === "";
+}
+
+function clip(text: string): string {
+  return text.length > 20 ? text.slice(0, 20) + "…" : text;
+}
+
+/**
+ * The value of a tree node. Not jsonc-parser's getNodeValue: that assigns keys with `obj[key]`,
+ * which turns a `"__proto__"` key into a prototype change and loses it, and it reads numbers
+ * through its scanner; here numbers are read from their text so that `-0` stays `-0`.
+ */
+function valueOfNode(root: JsonNode, text: string, faults: SourceFault[], lines: LineIndex): unknown {
+  // Iterative: a deeply nested document must not overflow the stack.
+  const build = (node: JsonNode): unknown => {
+    switch (node.type) {
+      case "string":
+      case "boolean":
+        return node.value;
+      case "null":
+        return null;
+      case "number":
+        return Number(text.slice(node.offset, node.offset + node.length));
+      case "array":
+        return [];
+      case "object":
+        return {};
+      default:
+        return undefined;
+    }
+  };
+  const rootValue = build(root);
+  const stack: { node: JsonNode; value: unknown }[] = [{ node: root, value: rootValue }];
+  while (stack.length) {
+    const { node, value } = stack.pop()!;
+    if (node.type === "array") {
+      const array = value as unknown[];
+      for (const child of node.children ?? []) {
+        const childValue = build(child);
+        array.push(childValue);
+        if (child.type === "array" || child.type === "object") stack.push({ node: child, value: childValue });
+      }
+    } else if (node.type === "object") {
+      const object = value as Record<string, unknown>;
+      const seen = new Map<string, JsonNode>();
+      for (const property of node.children ?? []) {
+        const [keyNode, valueNode] = property.children ?? [];
+        if (!keyNode || typeof keyNode.value !== "string") continue;
+        const key = keyNode.value;
+        const first = seen.get(key);
+        if (first) {
+          faults.push(
+            sourceFault(lines, DSL_CODES.jsonDuplicateKey, "warning", `\`${key}\` appears twice in this object; JSON readers keep only the last one, so the first is ignored`, nodeSpan(keyNode), {
+              related: [{ nodeId: null, pointer: "", message: `\`${key}\` first appears here`, span: nodeSpan(first), range: lines.rangeOf(nodeSpan(first)) }],
+            }),
+          );
+        } else {
+          seen.set(key, keyNode);
+        }
+        if (!valueNode) continue;
+        const childValue = build(valueNode);
+        setOwnField(object, key, childValue);
+        if (valueNode.type === "array" || valueNode.type === "object") stack.push({ node: valueNode, value: childValue });
+      }
+    }
+  }
+  return rootValue;
+}
+
+function nodeSpan(node: JsonNode): Span {
+  return { start: node.offset, end: node.offset + node.length };
+}
+
+/** Pointers of a `.json` source resolved on jsonc-parser's tree. */
+export class JsonSourceMap extends LazySourceMap {
+  constructor(
+    text: string,
+    private readonly tree: JsonNode | undefined,
+  ) {
+    super(text);
+  }
+
+  protected resolve(tokens: readonly string[], _part: PointerPart): PointerResolution {
+    if (!this.tree) return { span: { start: 0, end: 0 }, depth: 0 };
+    let node = this.tree;
+    let keyNode: JsonNode | undefined;
+    let depth = 0;
+    for (const token of tokens) {
+      const next = childOf(node, token);
+      if (!next) break;
+      node = next.value;
+      keyNode = next.key;
+      depth++;
+    }
+    if (depth === tokens.length) {
+      return { span: this.focus(node, keyNode), keySpan: keyNode ? nodeSpan(keyNode) : undefined, depth };
+    }
+    // The pointer goes further than the text: a missing field or item. Point at what lacks
+    // it: the key naming the object if it has one, else its id, else its opening bracket.
+    return { span: this.missingFieldSpan(node, keyNode), depth };
+  }
+
+  /**
+   * The part of a value a fault about it should underline: a node's id rather than the whole
+   * node, a many-line object's key rather than all its lines.
+   */
+  private focus(node: JsonNode, keyNode: JsonNode | undefined): Span {
+    if (node.type !== "object" && node.type !== "array") return nodeSpan(node);
+    const id = node.type === "object" ? propertyValue(node, "id") : undefined;
+    if (id?.type === "string") return nodeSpan(id);
+    if (!this.text.slice(node.offset, node.offset + node.length).includes("\n")) return nodeSpan(node);
+    if (keyNode) return nodeSpan(keyNode);
+    return { start: node.offset, end: node.offset + 1 };
+  }
+
+  private missingFieldSpan(node: JsonNode, keyNode: JsonNode | undefined): Span {
+    if (node.type !== "object" && node.type !== "array") return nodeSpan(node);
+    if (keyNode) return nodeSpan(keyNode);
+    const id = node.type === "object" ? propertyValue(node, "id") : undefined;
+    if (id?.type === "string") return nodeSpan(id);
+    return { start: node.offset, end: node.offset + 1 };
+  }
+}
+
+function childOf(node: JsonNode, token: string): { value: JsonNode; key?: JsonNode } | undefined {
+  if (node.type === "object") {
+    // The last property with the name wins, as in JSON.parse.
+    const children = node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [key, value] = children[i]!.children ?? [];
+      if (key?.value === token && value) return { value, key };
+    }
+    return undefined;
+  }
+  if (node.type === "array") {
+    const index = arrayIndexOf(token);
+    const value = index === undefined ? undefined : node.children?.[index];
+    return value ? { value } : undefined;
+  }
+  return undefined;
+}
+
+function propertyValue(object: JsonNode, name: string): JsonNode | undefined {
+  return childOf(object, name)?.value;
+}

@@ -1,0 +1,15 @@
+// Builds everything `npm test` and `npm start` need, in dependency order:
+// TypeScript project references (which type-checks every package's sources), then each
+// workspace's own `bundle` script (esbuild bundles, the .vsix), when it has one.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const root = new URL("..", import.meta.url);
+const run = (command, args) => execFileSync(command, args, { cwd: root, stdio: "inherit" });
+
+run("npx", ["tsc", "-b"]);
+const { workspaces } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+for (const workspace of workspaces) {
+  const manifest = JSON.parse(readFileSync(new URL(`${workspace}/package.json`, root), "utf8"));
+  if (manifest.scripts?.bundle) run("npm", ["run", "bundle", "--silent", "-w", workspace]);
+}
