@@ -1,0 +1,156 @@
+/**
+ * Inline suppressions in `.wf` sources:
+ *
+ *     # wfkit-ignore dead-end: kept for the next release
+ *     node draft = part terminal.profile ...
+ *
+ *     node legacy = part pack v1   # wfkit-ignore unknown-field, dead-end: migrating in Q3
+ *
+ * - A comment on a line of its own covers the next line that is neither blank nor only a
+ *   comment; a comment after code covers its own line. A fault is covered when its range
+ *   starts on that line and its code is listed.
+ * - Codes are required (there is no "ignore everything"), separated by commas; the reason
+ *   follows a colon. A suppression without a reason still applies, but is itself reported
+ *   (`suppression-without-reason`): a suppression nobody can explain will never be removed.
+ * - Only warnings can be suppressed. Naming an error reports `suppression-of-error` and the
+ *   error stays: the service would refuse the graph, so CI must not pass it.
+ * - A listed code that covers no fault is reported (`unused-suppression`), so stale
+ *   suppressions do not pile up.
+ *
+ * JSON has no comments, so suppressions exist only in `.wf`; use `severity` in
+ * wfkit.config.json for JSON definitions.
+ */
+import { SUPPRESSION_CODES } from "./codes.js";
+import type { Diagnostic, Range } from "./report.js";
+
+export interface Comment {
+  /** The comment's text, from its `#` to the end of the line. */
+  text: string;
+  line: number;
+  /** UTF-16 character where the comment starts. */
+  character: number;
+  /** True when code precedes the comment on its line. */
+  trailing: boolean;
+}
+
+export interface Suppression {
+  comment: Comment;
+  /** The line whose faults it covers. */
+  targetLine: number;
+  codes: { code: string; range: Range }[];
+  reason: string;
+}
+
+const DIRECTIVE = /^#\s*wfkit-ignore\b(.*)$/;
+
+/**
+ * The `#` comments of a `.wf` text, found by a scan that knows strings: a `#` inside
+ * `"..."` (with backslash escapes) is not a comment.
+ */
+export function findComments(text: string): Comment[] {
+  const comments: Comment[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  lines.forEach((line, lineNumber) => {
+    let inString = false;
+    for (let i = 0; i < line.length; i++) {
+      const char = line[i];
+      if (inString) {
+        if (char === "\\") i++;
+        else if (char === '"') inString = false;
+      } else if (char === '"') {
+        inString = true;
+      } else if (char === "#") {
+        // Positions on line 0 are counted after a byte order mark, as @wfkit/dsl counts them.
+        const bom = lineNumber === 0 && line.charCodeAt(0) === 0xfeff ? 1 : 0;
+        comments.push({ text: line.slice(i).trimEnd(), line: lineNumber, character: i - bom, trailing: line.slice(bom, i).trim() !== "" });
+        return;
+      }
+    }
+  });
+  return comments;
+}
+
+export interface ParsedSuppressions {
+  suppressions: Suppression[];
+  /** Faults about the comments themselves (malformed directives). */
+  faults: Diagnostic[];
+}
+
+export function parseSuppressions(text: string): ParsedSuppressions {
+  const comments = findComments(text);
+  if (!comments.length) return { suppressions: [], faults: [] };
+  const lines = text.split(/\r\n|\r|\n/);
+  const commentOnly = new Set(comments.filter((comment) => !comment.trailing).map((comment) => comment.line));
+  const suppressions: Suppression[] = [];
+  const faults: Diagnostic[] = [];
+  for (const comment of comments) {
+    const match = DIRECTIVE.exec(comment.text);
+    if (!match) continue;
+    const whole = rangeOnLine(comment.line, comment.character, comment.character + comment.text.length);
+    const body = match[1]!;
+    const colon = body.indexOf(":");
+    const codeText = colon === -1 ? body : body.slice(0, colon);
+    const reason = colon === -1 ? "" : body.slice(colon + 1).trim();
+    const codes: Suppression["codes"] = [];
+    const codesStart = comment.character + comment.text.length - body.length;
+    for (const found of codeText.matchAll(/[^\s,]+/g)) {
+      const start = codesStart + found.index!;
+      codes.push({ code: found[0], range: rangeOnLine(comment.line, start, start + found[0].length) });
+    }
+    if (!codes.length) {
+      faults.push(cliFault(SUPPRESSION_CODES.malformed, "this `wfkit-ignore` names no fault code; write `# wfkit-ignore CODE: reason` (for example `# wfkit-ignore dead-end: kept for the next release`)", whole));
+      continue;
+    }
+    let targetLine = comment.line;
+    if (!comment.trailing) {
+      targetLine = comment.line + 1;
+      while (targetLine < lines.length && (lines[targetLine]!.trim() === "" || commentOnly.has(targetLine))) targetLine++;
+    }
+    suppressions.push({ comment, targetLine, codes, reason });
+    if (!reason)
+      faults.push(cliFault(SUPPRESSION_CODES.withoutReason, `this suppression gives no reason; say why after a colon, for example \`# wfkit-ignore ${codes.map((c) => c.code).join(", ")}: kept for the next release\``, whole));
+  }
+  return { suppressions, faults };
+}
+
+/**
+ * Removes the warnings the suppressions cover, and adds a fault for each suppression of an
+ * error and each code that covered nothing. `faults` keep their order.
+ */
+export function applySuppressions(faults: readonly Diagnostic[], parsed: ParsedSuppressions): Diagnostic[] {
+  if (!parsed.suppressions.length) return [...faults, ...parsed.faults];
+  const used = new Set<string>();
+  const key = (suppression: number, code: string) => `${suppression}\u0000${code}`;
+  const kept: Diagnostic[] = [];
+  const extra: Diagnostic[] = [...parsed.faults];
+  for (const fault of faults) {
+    let suppressed = false;
+    parsed.suppressions.forEach((suppression, index) => {
+      if (suppression.targetLine !== fault.range.start.line) return;
+      const entry = suppression.codes.find((c) => c.code === fault.code);
+      if (!entry) return;
+      if (fault.severity === "error") {
+        if (!used.has(key(index, fault.code)))
+          extra.push(cliFault(SUPPRESSION_CODES.ofError, `\`${fault.code}\` is an error and cannot be suppressed: the service refuses such a graph whatever wfkit says; fix it instead`, entry.range));
+      } else {
+        suppressed = true;
+      }
+      used.add(key(index, fault.code));
+    });
+    if (!suppressed) kept.push(fault);
+  }
+  parsed.suppressions.forEach((suppression, index) => {
+    for (const entry of suppression.codes)
+      if (!used.has(key(index, entry.code)))
+        extra.push(cliFault(SUPPRESSION_CODES.unused, `no \`${entry.code}\` fault is reported on line ${suppression.targetLine + 1}, so this suppression does nothing; remove it`, entry.range));
+  });
+  return [...kept, ...extra];
+}
+
+function cliFault(code: string, message: string, range: Range): Diagnostic {
+  return { code, severity: "warning", message, nodeId: null, pointer: "", range };
+}
+
+function rangeOnLine(line: number, start: number, end: number): Range {
+  return { start: { line, character: start }, end: { line, character: end } };
+}

@@ -1,0 +1,190 @@
+/**
+ * The `.wf` lexer: chevrotain tokens, built once at module load and reused.
+ *
+ * - Newlines are tokens: a statement ends at the end of its line. Inside blocks, lists and
+ *   JSON literals the parser skips them.
+ * - Keywords are tokens in the `Name` category, so every keyword is also a valid name
+ *   (`part part = pack@1` declares a node called `part`); the parser tells them apart by
+ *   position.
+ * - Bare names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`, with inner `.` or `-`); any other name is
+ *   quoted. Keeping patterns ASCII keeps chevrotain's first-character optimisation, which a
+ *   Unicode property escape would disable (a test asserts `ensureOptimizations`).
+ * - Positions are tracked as offsets only: line/character are computed lazily
+ *   (positions.ts), which keeps tokens small on very large files.
+ */
+import { createToken, Lexer, type IToken, type TokenType } from "chevrotain";
+
+/** Every token but a newline: lets the parser skip "the rest of this line". */
+export const NonNewline = createToken({ name: "NonNewline", pattern: Lexer.NA });
+/** Tokens that can appear inside a JSON literal (a newline before them continues the literal). */
+export const JsonToken = createToken({ name: "JsonToken", pattern: Lexer.NA });
+
+const plain = (name: string, pattern: RegExp, extra: Partial<Parameters<typeof createToken>[0]> = {}): TokenType =>
+  createToken({ name, pattern, categories: [NonNewline], ...extra });
+const json = (name: string, pattern: RegExp): TokenType => createToken({ name, pattern, categories: [NonNewline, JsonToken] });
+
+export const Whitespace = createToken({ name: "Whitespace", pattern: /[ \t\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED });
+export const Newline = createToken({ name: "Newline", pattern: /\r\n|\r|\n/, line_breaks: true });
+export const Comment = createToken({ name: "Comment", pattern: /#[^\r\n]*/, group: "comments" });
+
+export const Arrow = plain("Arrow", /->/);
+export const NumberLiteral = json("NumberLiteral", /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/);
+export const StringLiteral = json("StringLiteral", /"(?:[^"\\\r\n]|\\[^\r\n])*"/);
+/** A string missing its closing quote: reported, then parsed as a string so the line still makes sense. */
+export const UnterminatedString = plain("UnterminatedString", /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/);
+/** `@1`, `@2.0.1`: a version written without quotes. */
+export const VersionLiteral = plain("VersionLiteral", /@[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*/);
+/** A lone `@`, before a quoted version: `@"2024 Q1"`. */
+export const At = plain("At", /@/);
+export const LBrace = json("LBrace", /\{/);
+export const RBrace = json("RBrace", /\}/);
+export const LBracket = json("LBracket", /\[/);
+export const RBracket = json("RBracket", /\]/);
+export const Comma = json("Comma", /,/);
+export const Colon = json("Colon", /:/);
+export const Equals = plain("Equals", /=/);
+
+export const Name = createToken({ name: "Name", pattern: /[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*/, categories: [NonNewline] });
+
+function keyword(word: string, extraCategories: TokenType[] = []): TokenType {
+  return createToken({
+    name: `Keyword_${word}`,
+    pattern: new RegExp(word),
+    longer_alt: Name,
+    categories: [Name, NonNewline, ...extraCategories],
+  });
+}
+
+export const Keywords = {
+  workflow: keyword("workflow"),
+  subject: keyword("subject"),
+  trigger: keyword("trigger"),
+  part: keyword("part"),
+  gate: keyword("gate"),
+  destination: keyword("destination"),
+  node: keyword("node"),
+  edge: keyword("edge"),
+  version: keyword("version"),
+  document: keyword("document"),
+  with: keyword("with"),
+  job: keyword("job"),
+  subjects: keyword("subjects"),
+  schedule: keyword("schedule"),
+  timezone: keyword("timezone"),
+  scope: keyword("scope"),
+  identifiers: keyword("identifiers"),
+  true: keyword("true", [JsonToken]),
+  false: keyword("false", [JsonToken]),
+  null: keyword("null", [JsonToken]),
+} as const;
+
+export type KeywordText = keyof typeof Keywords;
+
+/** Every word the language uses as a keyword somewhere (all of them remain valid names). */
+export const KEYWORD_TEXTS = Object.keys(Keywords) as KeywordText[];
+
+export const allTokens: TokenType[] = [
+  Whitespace,
+  Newline,
+  Comment,
+  Arrow,
+  NumberLiteral,
+  StringLiteral,
+  UnterminatedString,
+  VersionLiteral,
+  At,
+  LBrace,
+  RBrace,
+  LBracket,
+  RBracket,
+  Comma,
+  Colon,
+  Equals,
+  // Keywords before Name; `longer_alt` hands `partner` or `part.v2` back to Name.
+  ...Object.values(Keywords),
+  Name,
+  NonNewline,
+  JsonToken,
+];
+
+export const wfLexer = new Lexer(allTokens, {
+  positionTracking: "onlyOffset",
+  ensureOptimizations: true,
+  // Line terminators are exactly the token Newline's; no other pattern can span a line.
+  lineTerminatorCharacters: ["\n", "\r"],
+});
+
+export interface LexedText {
+  tokens: IToken[];
+  comments: IToken[];
+  /** Problems of the text itself: characters no token matches, unclosed strings, bad escapes. */
+  problems: LexProblem[];
+}
+
+export interface LexProblem {
+  offset: number;
+  length: number;
+  message: string;
+}
+
+/**
+ * Tokenises `text`. Never throws: characters no token matches are reported and skipped, an
+ * unterminated string becomes a string token plus a problem.
+ */
+export function lex(text: string): LexedText {
+  const result = wfLexer.tokenize(text);
+  const problems: LexProblem[] = result.errors.map((error) => describeLexError(text, error.offset, error.length));
+  const tokens = result.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token.tokenType === UnterminatedString) {
+      problems.push({ offset: token.startOffset, length: token.image.length, message: "this string is not closed: add `\"` before the end of the line" });
+      tokens[i] = retype(token, StringLiteral);
+    } else if (token.tokenType === StringLiteral && token.image.includes("\\")) {
+      checkEscapes(token, problems);
+    }
+  }
+  return { tokens, comments: (result.groups["comments"] as IToken[] | undefined) ?? [], problems };
+}
+
+function retype(token: IToken, tokenType: TokenType): IToken {
+  return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx! };
+}
+
+const VALID_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+
+function checkEscapes(token: IToken, problems: LexProblem[]): void {
+  const image = token.image;
+  for (let i = 1; i < image.length; i++) {
+    if (image[i] !== "\\") continue;
+    VALID_ESCAPE.lastIndex = i;
+    const match = VALID_ESCAPE.exec(image);
+    if (match) {
+      i += match[0].length - 1;
+      continue;
+    }
+    const length = image[i + 1] === "u" ? Math.min(6, image.length - 1 - i) : 2;
+    problems.push({
+      offset: token.startOffset + i,
+      length: Math.max(1, length),
+      message: `invalid escape \`${image.slice(i, i + length)}\`: strings allow \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX (four hexadecimal digits)`,
+    });
+    i += 1;
+  }
+}
+
+function describeLexError(text: string, offset: number, length: number): LexProblem {
+  const skipped = text.slice(offset, offset + length);
+  const first = String.fromCodePoint(skipped.codePointAt(0) ?? 0x3f);
+  if (/^\p{L}/u.test(first))
+    return { offset, length, message: `unexpected \`${skipped}\`: a name that is not plain ASCII letters, digits, \`_\`, \`-\` and \`.\` must be quoted, for example "${skipped}"` };
+  if (first === "'") return { offset, length, message: "unexpected `'`: strings and quoted names use double quotes (\")" };
+  if (first === "-") return { offset, length, message: "unexpected `-`: an edge is written `->`" };
+  if (first === ">") return { offset, length, message: "unexpected `>`: an edge is written `->`" };
+  return { offset, length, message: `unexpected \`${skipped}\`` };
+}
+
+/** The tokens a text would produce, for tests and tools (comments included, in order). */
+export function tokenTypeName(tokenType: TokenType): string {
+  return tokenType.name;
+}

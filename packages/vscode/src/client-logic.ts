@@ -1,0 +1,116 @@
+/**
+ * What the extension does, written against the small slice of the VS Code API it needs
+ * (`EditorHost`), so that it can be unit-tested without VS Code. extension.ts binds the
+ * real `vscode` module and `vscode-languageclient` to it.
+ */
+
+/** The server requests the commands use (mirrors @wfkit/language-server's protocol.ts). */
+export const REQUESTS = {
+  compile: "wfkit/compile",
+  decompile: "wfkit/decompile",
+  estimate: "wfkit/estimate",
+} as const;
+
+export interface ActiveDocument {
+  uri: string;
+  languageId: string;
+  fileName: string;
+  text: string;
+}
+
+/** The part of VS Code and the language client the commands touch. */
+export interface EditorHost {
+  activeDocument(): ActiveDocument | undefined;
+  /** Opens an untitled editor with `content` in `language`. */
+  openUntitled(content: string, language: string): Promise<void>;
+  showInformation(message: string, detail?: string): void;
+  showError(message: string): void;
+  sendRequest<R>(method: string, params: unknown): Promise<R>;
+}
+
+export type CompileResult = { json: string; ok: boolean } | { error: string };
+export type DecompileResult = { text: string } | { error: string };
+export type EstimateResult = { costMinorUnits: number; parts: { nodeId: string; partId: string; costMinorUnits: number }[]; ok: boolean; errors: number } | { error: string };
+
+export const COMMANDS = {
+  compileToJson: "wfkit.compileToJson",
+  decompileJson: "wfkit.decompileJson",
+  showEstimate: "wfkit.showEstimate",
+} as const;
+
+export function isWfDocument(document: ActiveDocument): boolean {
+  return document.languageId === "wf" || document.fileName.endsWith(".wf");
+}
+
+export function isJsonDocument(document: ActiveDocument): boolean {
+  return document.languageId === "json" || document.languageId === "jsonc" || document.fileName.endsWith(".json");
+}
+
+/** Compile to JSON: the Definition the open `.wf` file stands for, in a new editor. */
+export async function compileToJson(host: EditorHost): Promise<void> {
+  const document = host.activeDocument();
+  if (!document || !isWfDocument(document)) return host.showError("Compile to JSON works on a .wf file: open one first.");
+  const result = await host.sendRequest<CompileResult>(REQUESTS.compile, { uri: document.uri });
+  if ("error" in result) return host.showError(`Could not compile ${baseName(document.fileName)}: ${result.error}`);
+  await host.openUntitled(result.json, "json");
+  if (!result.ok) host.showInformation("The workflow compiled, but it has errors: see the Problems panel.");
+}
+
+/** Decompile JSON to .wf: the `.wf` text of the open Definition JSON, in a new editor. */
+export async function decompileJson(host: EditorHost): Promise<void> {
+  const document = host.activeDocument();
+  if (!document || !isJsonDocument(document)) return host.showError("Decompile JSON to .wf works on a Definition JSON file: open one first.");
+  const result = await host.sendRequest<DecompileResult>(REQUESTS.decompile, { text: document.text });
+  if ("error" in result) return host.showError(`Could not decompile ${baseName(document.fileName)}: ${result.error}`);
+  await host.openUntitled(result.text, "wf");
+}
+
+/** Show estimate: what a run of the open workflow would reserve, part by part. */
+export async function showEstimate(host: EditorHost, uri?: string): Promise<void> {
+  const document = host.activeDocument();
+  const target = uri ?? document?.uri;
+  if (!target) return host.showError("Show estimate needs an open .wf or Definition JSON file.");
+  const result = await host.sendRequest<EstimateResult>(REQUESTS.estimate, { uri: target });
+  if ("error" in result) return host.showError(`No estimate: ${result.error}`);
+  host.showInformation(estimateSummary(result), estimateDetail(result));
+}
+
+export function formatMinorUnits(minorUnits: number): string {
+  return `${minorUnits.toLocaleString("en")} minor unit${minorUnits === 1 ? "" : "s"}`;
+}
+
+export function estimateSummary(result: Exclude<EstimateResult, { error: string }>): string {
+  const verdict = result.ok ? "valid" : `${result.errors} error${result.errors === 1 ? "" : "s"}, so this figure may be incomplete`;
+  return `Estimated cost: ${formatMinorUnits(result.costMinorUnits)} (${verdict}).`;
+}
+
+export function estimateDetail(result: Exclude<EstimateResult, { error: string }>): string {
+  if (!result.parts.length) return "No part in this workflow has a known cost.";
+  return result.parts.map((part) => `${part.nodeId} (${part.partId}): ${formatMinorUnits(part.costMinorUnits)}`).join("\n");
+}
+
+function baseName(fileName: string): string {
+  return fileName.split(/[\\/]/).pop() ?? fileName;
+}
+
+/** The client options the extension gives vscode-languageclient (plain data, so it is testable). */
+export function documentSelector(): { language?: string; scheme?: string; pattern?: string }[] {
+  return [
+    { language: "wf", scheme: "file" },
+    { language: "wf", scheme: "untitled" },
+    { language: "json", pattern: "**/*.workflow.json" },
+    { language: "jsonc", pattern: "**/*.workflow.json" },
+  ];
+}
+
+/** The settings handed to the server at start-up (it pulls later changes itself). */
+export function initializationOptions(getSetting: (key: string) => unknown): { settings: Record<string, unknown> } {
+  return {
+    settings: {
+      catalogue: getSetting("catalogue"),
+      diagnostics: { debounceMs: getSetting("diagnostics.debounceMs") },
+      rules: { docsBaseUrl: getSetting("rules.docsBaseUrl") },
+      inlayHints: { cost: getSetting("inlayHints.cost") },
+    },
+  };
+}
