@@ -9,7 +9,8 @@ import { isPlainObject, ownField } from "../model.js";
 import type { Fault, RelatedLocation } from "../fault.js";
 import { Suggester } from "../suggest.js";
 import type { GraphModel, NodeInfo } from "./model.js";
-import { cyclicComponents, reachableFrom } from "./graph.js";
+import { cyclicComponents, degree, reachableFrom } from "./graph.js";
+import type { Adjacency } from "./graph.js";
 
 export type FaultReport = Omit<Fault, "code" | "severity">;
 
@@ -56,6 +57,11 @@ export class RuleContext {
     return this.cache.get(key) as T;
   }
 
+  /** A value derived once per check and shared between rules (for example the part nodes). */
+  shared<T>(key: string, compute: () => T): T {
+    return this.memo(`shared:${key}`, compute);
+  }
+
   /** Trigger nodes that own their id. */
   get triggerNodes(): NodeInfo[] {
     return this.memo("triggers", () => this.model.graphNodes.filter((n) => n.kind === "trigger"));
@@ -91,6 +97,14 @@ export class RuleContext {
     return this.triggerSpecs.find((spec) => isPlainObject(spec.raw) && ownField(spec.raw, "kind") === "scheduled");
   }
 
+  private readonly producesSets = new Map<CataloguePart, ReadonlySet<string>>();
+  /** What a catalogue part produces, as one shared set per part. */
+  producesOf(part: CataloguePart): ReadonlySet<string> {
+    let set = this.producesSets.get(part);
+    if (!set) this.producesSets.set(part, (set = new Set(part.produces)));
+    return set;
+  }
+
   /** The catalogue entry of a part node, when its partId is known. */
   partOf(node: NodeInfo): CataloguePart | undefined {
     if (node.kind !== "part" || !node.raw) return undefined;
@@ -102,9 +116,9 @@ export class RuleContext {
   get entryPoints(): number[] {
     return this.memo("entries", () => {
       const result: number[] = [];
-      this.model.predecessors.forEach((preds, i) => {
-        if (preds.length === 0 && this.model.graphNodes[i]!.kind !== "trigger") result.push(i);
-      });
+      const { graphNodes, predecessors } = this.model;
+      for (let i = 0; i < graphNodes.length; i++)
+        if (degree(predecessors, i) === 0 && graphNodes[i]!.kind !== "trigger") result.push(i);
       return result;
     });
   }
@@ -113,10 +127,11 @@ export class RuleContext {
   get exitPoints(): number[] {
     return this.memo("exits", () => {
       const result: number[] = [];
-      this.model.successors.forEach((succ, i) => {
-        const kind = this.model.graphNodes[i]!.kind;
-        if (succ.length === 0 && kind !== "destination" && kind !== "trigger") result.push(i);
-      });
+      const { graphNodes, successors } = this.model;
+      for (let i = 0; i < graphNodes.length; i++) {
+        const kind = graphNodes[i]!.kind;
+        if (degree(successors, i) === 0 && kind !== "destination" && kind !== "trigger") result.push(i);
+      }
       return result;
     });
   }
@@ -202,7 +217,7 @@ function computeOffers(ctx: RuleContext): Capabilities[] {
   const pending = new Int32Array(size);
   const queue: number[] = [];
   for (let i = 0; i < size; i++) {
-    pending[i] = predecessors[i]!.length;
+    pending[i] = degree(predecessors, i);
     if (pending[i] === 0) queue.push(i);
   }
   for (let head = 0; head < queue.length; head++) {
@@ -211,27 +226,34 @@ function computeOffers(ctx: RuleContext): Capabilities[] {
     if (node.kind === "trigger") offers[i] = triggerOffer;
     else if (node.kind === "part") {
       const part = ctx.partOf(node);
-      offers[i] = part ? new Set(part.produces) : "unknown";
-    } else if (node.kind === "gate") offers[i] = gateOffer(predecessors[i]!, offers, entry[i] ? triggerOffer : undefined);
-    else if (node.kind === "destination") offers[i] = new Set();
-    for (const next of successors[i]!) if (--pending[next]! === 0) queue.push(next);
+      offers[i] = part ? ctx.producesOf(part) : "unknown";
+    } else if (node.kind === "gate") offers[i] = gateOffer(predecessors, i, offers, entry[i] ? triggerOffer : undefined);
+    else if (node.kind === "destination") offers[i] = NOTHING;
+    for (let k = successors.offsets[i]!, end = successors.offsets[i + 1]!; k < end; k++) {
+      const next = successors.targets[k]!;
+      if (--pending[next]! === 0) queue.push(next);
+    }
   }
   // Parts on a cycle still offer what their catalogue entry says.
   for (let i = 0; i < size; i++) {
     const node = graphNodes[i]!;
     if (pending[i]! > 0 && node.kind === "part") {
       const part = ctx.partOf(node);
-      offers[i] = part ? new Set(part.produces) : "unknown";
+      offers[i] = part ? ctx.producesOf(part) : "unknown";
     }
   }
   return offers;
 }
 
-function gateOffer(inputs: Int32Array, offers: Capabilities[], fromTrigger: ReadonlySet<string> | undefined): Capabilities {
-  if (inputs.length === 0) return fromTrigger ?? "unknown";
+const NOTHING: ReadonlySet<string> = new Set();
+
+function gateOffer(predecessors: Adjacency, gate: number, offers: Capabilities[], fromTrigger: ReadonlySet<string> | undefined): Capabilities {
+  const start = predecessors.offsets[gate]!;
+  const end = predecessors.offsets[gate + 1]!;
+  if (start === end) return fromTrigger ?? "unknown";
   let shared: Set<string> | undefined;
-  for (const input of inputs) {
-    const offer = offers[input]!;
+  for (let k = start; k < end; k++) {
+    const offer = offers[predecessors.targets[k]!]!;
     if (offer === "unknown") return "unknown";
     if (!shared) shared = new Set(offer);
     else for (const capability of shared) if (!offer.has(capability)) shared.delete(capability);

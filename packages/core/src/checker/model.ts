@@ -5,21 +5,31 @@
  */
 import { type NodeKind, NODE_KINDS, isPlainObject, isVersionSaveBody, ownField, hasOwnField } from "../model.js";
 import { joinPointer } from "../fault.js";
+import { type Adjacency, buildAdjacency } from "./graph.js";
 
-export interface NodeInfo {
-  /** Position in the `nodes` array. */
-  readonly index: number;
-  readonly pointer: string;
-  /** The node object, or null when the array entry is not an object. */
-  readonly raw: Record<string, unknown> | null;
-  /** The id when it is a non-empty string. */
-  readonly id: string | undefined;
-  /** The resolved kind; undefined when the node is none of the four. */
-  readonly kind: NodeKind | undefined;
+export class NodeInfo {
   /** Set on the second and later nodes that reuse an id: the node that owns it. */
   duplicateOf?: NodeInfo;
   /** Dense index among the graph's nodes (first occurrence of each id), or -1. */
-  graphIndex: number;
+  graphIndex = -1;
+
+  constructor(
+    /** Where the `nodes` array is, e.g. "/nodes" or "/scope/graph/nodes". */
+    private readonly arrayPointer: string,
+    /** Position in the `nodes` array. */
+    readonly index: number,
+    /** The node object, or null when the array entry is not an object. */
+    readonly raw: Record<string, unknown> | null,
+    /** The id when it is a non-empty string. */
+    readonly id: string | undefined,
+    /** The resolved kind; undefined when the node is none of the four. */
+    readonly kind: NodeKind | undefined,
+  ) {}
+
+  /** JSON Pointer to the node; built on demand, as only faulty nodes need one. */
+  get pointer(): string {
+    return `${this.arrayPointer}/${this.index}`;
+  }
 }
 
 export type EdgeStatus =
@@ -31,16 +41,23 @@ export type EdgeStatus =
   | "from-destination"
   | "ok";
 
-export interface EdgeInfo {
-  readonly index: number;
-  readonly pointer: string;
-  readonly from: string | undefined;
-  readonly to: string | undefined;
-  readonly fromNode: NodeInfo | undefined;
-  readonly toNode: NodeInfo | undefined;
-  status: EdgeStatus;
+export class EdgeInfo {
+  status: EdgeStatus = "ok";
   /** For a duplicate edge: the first edge with the same endpoints. */
   duplicateOf?: EdgeInfo;
+
+  constructor(
+    private readonly arrayPointer: string,
+    readonly index: number,
+    readonly from: string | undefined,
+    readonly to: string | undefined,
+    readonly fromNode: NodeInfo | undefined,
+    readonly toNode: NodeInfo | undefined,
+  ) {}
+
+  get pointer(): string {
+    return `${this.arrayPointer}/${this.index}`;
+  }
 }
 
 export interface TopLevelSpec {
@@ -64,9 +81,9 @@ export interface GraphModel {
   readonly byId: Map<string, NodeInfo>;
   readonly topLevelTrigger: TopLevelSpec | undefined;
   readonly topLevelDestinations: TopLevelSpec[];
-  /** Edges with status "ok", as compressed adjacency: successors of graph node i. */
-  readonly successors: Int32Array[];
-  readonly predecessors: Int32Array[];
+  /** Edges with status "ok", as compressed adjacency over `graphIndex`. */
+  readonly successors: Adjacency;
+  readonly predecessors: Adjacency;
 }
 
 export function resolveNodeKind(raw: Record<string, unknown>): NodeKind | undefined {
@@ -101,14 +118,7 @@ export function buildModel(input: unknown): GraphModel {
     const raw = isPlainObject(value) ? value : null;
     const idValue = raw ? ownField(raw, "id") : undefined;
     const id = typeof idValue === "string" && idValue !== "" ? idValue : undefined;
-    const info: NodeInfo = {
-      index,
-      pointer: `${nodesPointer}/${index}`,
-      raw,
-      id,
-      kind: raw ? resolveNodeKind(raw) : undefined,
-      graphIndex: -1,
-    };
+    const info = new NodeInfo(nodesPointer, index, raw, id, raw ? resolveNodeKind(raw) : undefined);
     nodes[index] = info;
     if (id === undefined) continue;
     const owner = byId.get(id);
@@ -123,9 +133,10 @@ export function buildModel(input: unknown): GraphModel {
 
   const edges: EdgeInfo[] = new Array(edgeList.length);
   const edgesPointer = joinPointer(graphPointer, "edges");
-  const seenPairs = new Map<string, EdgeInfo>();
-  const outDegree = new Int32Array(graphNodes.length);
-  const inDegree = new Int32Array(graphNodes.length);
+  // Endpoints (graph indices) of edges joining two distinct nodes, in file order.
+  const joinFrom = new Int32Array(edgeList.length);
+  const joinTo = new Int32Array(edgeList.length);
+  const joined: EdgeInfo[] = [];
   for (let index = 0; index < edgeList.length; index++) {
     const value = edgeList[index];
     const raw = isPlainObject(value) ? value : null;
@@ -135,41 +146,52 @@ export function buildModel(input: unknown): GraphModel {
     const to = typeof toValue === "string" ? toValue : undefined;
     const fromNode = from === undefined ? undefined : byId.get(from);
     const toNode = to === undefined ? undefined : byId.get(to);
-    const edge: EdgeInfo = { index, pointer: `${edgesPointer}/${index}`, from, to, fromNode, toNode, status: "ok" };
+    const edge = new EdgeInfo(edgesPointer, index, from, to, fromNode, toNode);
     edges[index] = edge;
     if (from === undefined || to === undefined) edge.status = "malformed";
     else if (!fromNode || !toNode) edge.status = "dangling";
     else if (fromNode === toNode) edge.status = "self";
     else {
-      // Ids may contain any character, so the pair key uses their lengths to stay unambiguous.
-      const key = `${from.length}:${from}${to}`;
-      const first = seenPairs.get(key);
-      if (first) {
-        edge.status = "duplicate";
-        edge.duplicateOf = first;
-      } else {
-        seenPairs.set(key, edge);
-        if (toNode.kind === "trigger") edge.status = "into-trigger";
-        else if (fromNode.kind === "destination") edge.status = "from-destination";
-      }
-    }
-    if (edge.status === "ok") {
-      outDegree[fromNode!.graphIndex]!++;
-      inDegree[toNode!.graphIndex]!++;
+      joinFrom[joined.length] = fromNode.graphIndex;
+      joinTo[joined.length] = toNode.graphIndex;
+      joined.push(edge);
     }
   }
 
-  const successors = graphNodes.map((_, i) => new Int32Array(outDegree[i]!));
-  const predecessors = graphNodes.map((_, i) => new Int32Array(inDegree[i]!));
-  const outFill = new Int32Array(graphNodes.length);
-  const inFill = new Int32Array(graphNodes.length);
-  for (const edge of edges) {
-    if (edge.status !== "ok") continue;
-    const from = edge.fromNode!.graphIndex;
-    const to = edge.toNode!.graphIndex;
-    successors[from]![outFill[from]!++] = to;
-    predecessors[to]![inFill[to]!++] = from;
+  // Repeated edges: walk each node's joined edges in file order, remembering for each
+  // target the first edge that reached it from this node.
+  const size = graphNodes.length;
+  const byEdge = buildAdjacency(size, joinFrom, Int32Array.from(joined.keys()), joined.length);
+  const firstEdgeTo = new Int32Array(size).fill(-1);
+  const okFrom = new Int32Array(joined.length);
+  const okTo = new Int32Array(joined.length);
+  let okCount = 0;
+  for (let node = 0; node < size; node++) {
+    const startK = byEdge.offsets[node]!;
+    const endK = byEdge.offsets[node + 1]!;
+    for (let k = startK; k < endK; k++) {
+      const e = byEdge.targets[k]!;
+      const target = joinTo[e]!;
+      const first = firstEdgeTo[target]!;
+      if (first >= startK && first < k) {
+        joined[e]!.status = "duplicate";
+        joined[e]!.duplicateOf = joined[byEdge.targets[first]!];
+      } else firstEdgeTo[target] = k;
+    }
   }
+  for (let e = 0; e < joined.length; e++) {
+    const edge = joined[e]!;
+    if (edge.status === "duplicate") continue;
+    if (edge.toNode!.kind === "trigger") edge.status = "into-trigger";
+    else if (edge.fromNode!.kind === "destination") edge.status = "from-destination";
+    else {
+      okFrom[okCount] = joinFrom[e]!;
+      okTo[okCount] = joinTo[e]!;
+      okCount++;
+    }
+  }
+  const successors = buildAdjacency(size, okFrom, okTo, okCount);
+  const predecessors = buildAdjacency(size, okTo, okFrom, okCount);
 
   let topLevelTrigger: TopLevelSpec | undefined;
   const topLevelDestinations: TopLevelSpec[] = [];

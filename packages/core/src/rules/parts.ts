@@ -10,7 +10,12 @@ export interface PartNodeView {
   partId: string | undefined;
 }
 
+/** The part nodes of the input, read once and shared by every part rule. */
 export function partNodes(ctx: RuleContext): PartNodeView[] {
+  return ctx.shared("partNodes", () => readPartNodes(ctx));
+}
+
+function readPartNodes(ctx: RuleContext): PartNodeView[] {
   const views: PartNodeView[] = [];
   for (const node of ctx.model.nodes) {
     if (node.kind !== "part" || !node.raw) continue;

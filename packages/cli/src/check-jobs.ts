@@ -1,0 +1,47 @@
+/**
+ * Running `check` over many files: on the main thread, or spread over worker threads when
+ * there is enough work for the workers' start-up to pay for itself (see parallel.ts).
+ */
+import { readFile } from "node:fs/promises";
+import { catalogueAt } from "./catalogue-file.js";
+import { checkText } from "./check-file.js";
+import type { SeveritySetting } from "./config.js";
+import { CliError, describeFsError } from "./errors.js";
+import { languageOf } from "./files.js";
+import type { FileReport } from "./report.js";
+
+/** One file to check; plain data, so it can be posted to a worker. */
+export interface CheckJob {
+  displayPath: string;
+  absolutePath: string;
+  /** The text, when it is not in a file (standard input). */
+  text?: string;
+  /** The name that decides the language (the `--stdin-filename`, or the path). */
+  languageName: string;
+  /** Absolute path of the catalogue to use; core's sample catalogue when absent. */
+  cataloguePath?: string;
+  severity: [string, SeveritySetting][];
+}
+
+export async function runCheckJob(job: CheckJob, cwd: string): Promise<FileReport> {
+  let text = job.text;
+  if (text === undefined) {
+    try {
+      text = await readFile(job.absolutePath, "utf8");
+    } catch (error) {
+      throw new CliError(describeFsError(error, job.displayPath));
+    }
+  }
+  const catalogue = catalogueAt(job.cataloguePath, cwd);
+  return checkText(job.displayPath, text, languageOf(job.languageName, text), { catalogue, severity: new Map(job.severity) });
+}
+
+export async function runCheckJobs(jobs: readonly CheckJob[], cwd: string, workers: number): Promise<FileReport[]> {
+  if (workers > 1) {
+    const { runInWorkers } = await import("./parallel.js");
+    return runInWorkers(jobs, cwd, workers);
+  }
+  const reports: FileReport[] = [];
+  for (const job of jobs) reports.push(await runCheckJob(job, cwd));
+  return reports;
+}

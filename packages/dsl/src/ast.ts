@@ -1,0 +1,294 @@
+/**
+ * The `.wf` syntax tree. Every element carries its `span` (UTF-16 offsets into the source,
+ * end exclusive; convert with positions.ts). After a syntax error the tree still holds every
+ * statement that could be read; a part the parser could not read is `undefined`, never a
+ * placeholder, so later passes never see invented names.
+ */
+import type { Span } from "./positions.js";
+
+export interface Syntax {
+  span: Span;
+}
+
+/** A name or a quoted string: `compare`, `"fetch data"`. `text` is the decoded value. */
+export interface NameSyntax extends Syntax {
+  text: string;
+  quoted: boolean;
+}
+
+/** `@1` or `@"2024 Q1"`. `text` is the version without `@`; `valueSpan` excludes the `@`. */
+export interface VersionSyntax extends Syntax {
+  text: string;
+  quoted: boolean;
+  valueSpan: Span;
+}
+
+/** A keyword as written, for formatting and highlighting. */
+export type KeywordSpan = Span;
+
+// ---------------------------------------------------------------- JSON literals
+
+export type JsonLiteral = JsonObjectLiteral | JsonArrayLiteral | JsonScalarLiteral;
+
+export interface JsonObjectLiteral extends Syntax {
+  type: "object";
+  members: JsonMember[];
+}
+
+export interface JsonMember extends Syntax {
+  key: NameSyntax;
+  /** Undefined when the text stops before the value. */
+  value: JsonLiteral | undefined;
+}
+
+export interface JsonArrayLiteral extends Syntax {
+  type: "array";
+  elements: JsonLiteral[];
+}
+
+export interface JsonScalarLiteral extends Syntax {
+  type: "string" | "number" | "boolean" | "null";
+  value: string | number | boolean | null;
+  /** The literal as written (`"\u00e9"`, `1.50`), kept by the formatter. */
+  raw: string;
+}
+
+/** `with { ... }`: fields wfkit does not model, merged into the object before it. */
+export interface WithClause extends Syntax {
+  keyword: KeywordSpan;
+  value: JsonLiteral | undefined;
+}
+
+// ---------------------------------------------------------------- blocks
+
+/** `{ ... }` after a trigger, part, destination or `version`: the properties of an inner object. */
+export interface Block extends Syntax {
+  open: Span;
+  /** Undefined when the block is not closed. */
+  close: Span | undefined;
+  properties: BlockProperty[];
+}
+
+export type BlockProperty =
+  | ScheduleProperty
+  | TimezoneProperty
+  | JobProperty
+  | SubjectsProperty
+  | WithProperty
+  | VersionTriggerProperty
+  | VersionDestinationProperty
+  | ScopeProperty;
+
+/** `schedule "0 6 * * 1"` in a trigger block. */
+export interface ScheduleProperty extends Syntax {
+  type: "schedule";
+  keyword: KeywordSpan;
+  value: NameSyntax | undefined;
+}
+
+/** `timezone "Europe/London"` in a trigger block. */
+export interface TimezoneProperty extends Syntax {
+  type: "timezone";
+  keyword: KeywordSpan;
+  value: NameSyntax | undefined;
+}
+
+/** `job compare.peers@1` in a part block. */
+export interface JobProperty extends Syntax {
+  type: "job";
+  keyword: KeywordSpan;
+  id: NameSyntax | undefined;
+  version: VersionSyntax | undefined;
+  with: WithClause | undefined;
+}
+
+/** `subjects [tesco, sainsbury]` in a part block. */
+export interface SubjectsProperty extends Syntax {
+  type: "subjects";
+  keyword: KeywordSpan;
+  open: Span | undefined;
+  close: Span | undefined;
+  items: NameSyntax[];
+}
+
+/** `with { ... }` on a line of its own in a block: extra fields of the block's object. */
+export interface WithProperty extends Syntax {
+  type: "with";
+  clause: WithClause;
+}
+
+/** `trigger scheduled { ... }` in a `version` block: the body's top-level trigger. */
+export interface VersionTriggerProperty extends Syntax {
+  type: "trigger";
+  keyword: KeywordSpan;
+  spec: KindSpec | undefined;
+}
+
+/** `destination standalone` in a `version` block: one entry of the body's `destinations`. */
+export interface VersionDestinationProperty extends Syntax {
+  type: "destination";
+  keyword: KeywordSpan;
+  spec: KindSpec | undefined;
+}
+
+/** `scope with { ... }` in a `version` block: extra fields of the body's `scope`. */
+export interface ScopeProperty extends Syntax {
+  type: "scope";
+  keyword: KeywordSpan;
+  with: WithClause | undefined;
+}
+
+/** A trigger or destination object: its kind word and an optional block of its fields. */
+export interface KindSpec extends Syntax {
+  kind: NameSyntax;
+  block: Block | undefined;
+}
+
+// ---------------------------------------------------------------- statements
+
+export type Statement =
+  | WorkflowStatement
+  | SubjectStatement
+  | TriggerStatement
+  | PartStatement
+  | GateStatement
+  | DestinationStatement
+  | NodeStatement
+  | EdgeStatement
+  | ChainStatement
+  | VersionStatement
+  | DocumentStatement
+  | InvalidStatement;
+
+export type NodeDeclaration = TriggerStatement | PartStatement | GateStatement | DestinationStatement | NodeStatement;
+
+/** `workflow "name"`: names the workflow (metadata, not in the JSON); `with` adds fields to the Definition. */
+export interface WorkflowStatement extends Syntax {
+  type: "workflow";
+  keyword: KeywordSpan;
+  name: NameSyntax | undefined;
+  with: WithClause | undefined;
+}
+
+/** `subject tesco = company "cmp_tesco" "Tesco PLC"`, or `subject x = { ...JSON... }`. */
+export interface SubjectStatement extends Syntax {
+  type: "subject";
+  keyword: KeywordSpan;
+  name: NameSyntax | undefined;
+  body: TypedSubject | RawSubject | undefined;
+}
+
+export interface TypedSubject extends Syntax {
+  type: "typed";
+  kind: NameSyntax;
+  canonicalId: NameSyntax | undefined;
+  label: NameSyntax | undefined;
+  identifiers: { keyword: KeywordSpan; value: JsonLiteral | undefined; span: Span } | undefined;
+  with: WithClause | undefined;
+}
+
+export interface RawSubject extends Syntax {
+  type: "raw";
+  value: JsonLiteral;
+}
+
+/** `trigger start on_demand`, `trigger nightly scheduled { schedule "..." }`. */
+export interface TriggerStatement extends Syntax {
+  type: "trigger";
+  keyword: KeywordSpan;
+  name: NameSyntax | undefined;
+  spec: KindSpec | undefined;
+  with: WithClause | undefined;
+}
+
+/** `part compare = terminal.compare@1 { job ... subjects [...] }`. */
+export interface PartStatement extends Syntax {
+  type: "part";
+  keyword: KeywordSpan;
+  name: NameSyntax | undefined;
+  equals: Span | undefined;
+  partId: NameSyntax | undefined;
+  version: VersionSyntax | undefined;
+  /** The part's `terminal` object. */
+  block: Block | undefined;
+  with: WithClause | undefined;
+}
+
+/** `gate floor hold`. */
+export interface GateStatement extends Syntax {
+  type: "gate";
+  keyword: KeywordSpan;
+  name: NameSyntax | undefined;
+  belowFloor: NameSyntax | undefined;
+  with: WithClause | undefined;
+}
+
+/** `destination inbox standalone`. */
+export interface DestinationStatement extends Syntax {
+  type: "destination";
+  keyword: KeywordSpan;
+  name: NameSyntax | undefined;
+  spec: KindSpec | undefined;
+  with: WithClause | undefined;
+}
+
+/** `node { ...JSON... }`: a node written as JSON, kept exactly (for any node the typed forms cannot say). */
+export interface NodeStatement extends Syntax {
+  type: "node";
+  keyword: KeywordSpan;
+  value: JsonLiteral | undefined;
+}
+
+/** `edge { ...JSON... }`: an edge written as JSON, kept exactly. */
+export interface EdgeStatement extends Syntax {
+  type: "edge";
+  keyword: KeywordSpan;
+  value: JsonLiteral | undefined;
+}
+
+/**
+ * `a -> b, c -> d`: groups of node names joined by arrows. Each arrow joins every name
+ * before it to every name after it, row by row: `a -> b, c -> d` is a->b, a->c, b->d, c->d.
+ */
+export interface ChainStatement extends Syntax {
+  type: "chain";
+  groups: NameSyntax[][];
+  /** `arrows[i]` joins `groups[i]` to `groups[i + 1]`. */
+  arrows: Span[];
+  with: WithClause | undefined;
+}
+
+/** `version { trigger ... destination ... }`: write a version-save body instead of a bare Definition. */
+export interface VersionStatement extends Syntax {
+  type: "version";
+  keyword: KeywordSpan;
+  block: Block | undefined;
+  with: WithClause | undefined;
+}
+
+/** `document <JSON>`: a file that is not a workflow graph at all, kept verbatim. */
+export interface DocumentStatement extends Syntax {
+  type: "document";
+  keyword: KeywordSpan;
+  value: JsonLiteral | undefined;
+}
+
+/** A line the parser could not read as any statement (a syntax error was reported). */
+export interface InvalidStatement extends Syntax {
+  type: "invalid";
+}
+
+export interface Comment extends Syntax {
+  /** The comment's text including `#`. */
+  text: string;
+}
+
+export interface WfFile extends Syntax {
+  type: "file";
+  statements: Statement[];
+  comments: Comment[];
+}
+
+export function isNodeDeclaration(statement: Statement): statement is NodeDeclaration {
+  return statement.type === "trigger" || statement.type === "part" || statement.type === "gate" || statement.type === "destination" || statement.type === "node";
+}

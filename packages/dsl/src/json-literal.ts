@@ -1,0 +1,149 @@
+/**
+ * JSON literals inside `.wf` (`with { ... }`, `node { ... }`, `identifiers [...]`).
+ *
+ * The parser consumes a literal as a flat run of tokens (brackets counted, not recursed), and
+ * this module builds its tree with an explicit stack: nesting depth is bounded only by
+ * memory, never by the call stack, and a malformed literal yields one clear error and the
+ * part that could be read.
+ */
+import type { IToken } from "chevrotain";
+import type { JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral, NameSyntax } from "./ast.js";
+import { Colon, Comma, Keywords, LBrace, LBracket, Newline, NumberLiteral, RBrace, RBracket, StringLiteral } from "./lexer.js";
+import type { Span } from "./positions.js";
+import { decodeString } from "./strings.js";
+
+export interface LiteralProblem {
+  span: Span;
+  message: string;
+}
+
+type Frame =
+  | { kind: "object"; node: JsonObjectLiteral; state: "keyOrEnd" | "key" | "colon" | "value" | "commaOrEnd"; member?: JsonMember }
+  | { kind: "array"; node: JsonArrayLiteral; state: "valueOrEnd" | "value" | "commaOrEnd" };
+
+export function tokenSpan(token: IToken): Span {
+  return { start: token.startOffset, end: token.startOffset + token.image.length };
+}
+
+/** Builds a literal from its tokens. Reports at most one problem: the first place it goes wrong. */
+export function buildJsonLiteral(tokens: readonly IToken[]): { literal: JsonLiteral | undefined; problem: LiteralProblem | undefined } {
+  let root: JsonLiteral | undefined;
+  const stack: Frame[] = [];
+  let problem: LiteralProblem | undefined;
+  let last: IToken | undefined;
+
+  const attach = (value: JsonLiteral): void => {
+    const frame = stack[stack.length - 1];
+    if (!frame) {
+      root = value;
+    } else if (frame.kind === "array") {
+      frame.node.elements.push(value);
+      frame.state = "commaOrEnd";
+    } else if (frame.member) {
+      frame.member.value = value;
+      frame.member.span = { start: frame.member.span.start, end: value.span.end };
+      frame.state = "commaOrEnd";
+    }
+  };
+
+  const fail = (token: IToken, expected: string): void => {
+    const found = token.tokenType === Newline ? "" : `, found \`${token.image}\``;
+    problem = { span: tokenSpan(token), message: `expected ${expected}${last ? ` after \`${last.image}\`` : ""}${found}` };
+  };
+
+  const expectation = (frame: Frame | undefined): string => {
+    if (!frame) return "the end of the JSON value";
+    if (frame.kind === "array") return frame.state === "commaOrEnd" ? "`,` or `]`" : frame.state === "value" ? "a JSON value" : "a JSON value or `]`";
+    switch (frame.state) {
+      case "keyOrEnd":
+        return "a field name in double quotes or `}`";
+      case "key":
+        return "a field name in double quotes (JSON allows no comma before `}`)";
+      case "colon":
+        return "`:`";
+      case "value":
+        return "a JSON value";
+      default:
+        return "`,` or `}`";
+    }
+  };
+
+  for (const token of tokens) {
+    if (token.tokenType === Newline) continue;
+    const frame = stack[stack.length - 1];
+    const type = token.tokenType;
+    const wantsValue = !frame ? root === undefined : frame.kind === "array" ? frame.state !== "commaOrEnd" : frame.state === "value";
+
+    if (wantsValue && (type === LBrace || type === LBracket)) {
+      const span = tokenSpan(token);
+      const node: JsonObjectLiteral | JsonArrayLiteral = type === LBrace ? { type: "object", members: [], span } : { type: "array", elements: [], span };
+      attach(node);
+      // A container's own state moves on only when it closes; `attach` set its parent's.
+      stack.push(node.type === "object" ? { kind: "object", node, state: "keyOrEnd" } : { kind: "array", node, state: "valueOrEnd" });
+    } else if (wantsValue && isScalarToken(type)) {
+      attach(scalarOf(token));
+    } else if (frame?.kind === "object" && (frame.state === "keyOrEnd" || frame.state === "key") && type === StringLiteral) {
+      const key: NameSyntax = { text: decodeString(token.image), quoted: true, span: tokenSpan(token) };
+      frame.member = { key, value: undefined, span: key.span };
+      frame.node.members.push(frame.member);
+      frame.state = "colon";
+    } else if (frame?.kind === "object" && frame.state === "colon" && type === Colon) {
+      frame.state = "value";
+    } else if (frame && frame.state === "commaOrEnd" && type === Comma) {
+      frame.state = frame.kind === "object" ? "key" : "value";
+      if (frame.kind === "object") frame.member = undefined;
+    } else if (frame?.kind === "object" && (frame.state === "keyOrEnd" || frame.state === "commaOrEnd") && type === RBrace) {
+      closeFrame(stack, token);
+    } else if (frame?.kind === "array" && (frame.state === "valueOrEnd" || frame.state === "commaOrEnd") && type === RBracket) {
+      closeFrame(stack, token);
+    } else {
+      fail(token, expectation(frame));
+      break;
+    }
+    last = token;
+  }
+
+  if (!problem && stack.length > 0) {
+    const open = stack[stack.length - 1]!;
+    const closer = open.kind === "object" ? "`}`" : "`]`";
+    const at = last ? tokenSpan(last) : open.node.span;
+    problem = { span: at, message: `expected ${closer} to close the ${open.kind === "object" ? "object" : "array"} opened here${last ? ` (after \`${last.image}\`)` : ""}` };
+  }
+  // Close whatever is still open at the last token read, so every span covers its content.
+  const end = last ? tokenSpan(last).end : 0;
+  while (stack.length) {
+    const frame = stack.pop()!;
+    frame.node.span = { start: frame.node.span.start, end: Math.max(frame.node.span.end, end) };
+  }
+  return { literal: root, problem };
+}
+
+function closeFrame(stack: Frame[], token: IToken): void {
+  const frame = stack.pop()!;
+  frame.node.span = { start: frame.node.span.start, end: token.startOffset + token.image.length };
+  const parent = stack[stack.length - 1];
+  if (parent?.kind === "object" && parent.member) parent.member.span = { start: parent.member.span.start, end: frame.node.span.end };
+}
+
+function isScalarToken(type: IToken["tokenType"]): boolean {
+  return type === StringLiteral || type === NumberLiteral || type === Keywords.true || type === Keywords.false || type === Keywords.null;
+}
+
+function scalarOf(token: IToken): JsonScalarLiteral {
+  const span = tokenSpan(token);
+  const raw = token.image;
+  switch (token.tokenType) {
+    case StringLiteral:
+      return { type: "string", value: decodeString(raw), raw, span };
+    case NumberLiteral:
+      return { type: "number", value: Number(raw), raw, span };
+    case Keywords.null:
+      return { type: "null", value: null, raw, span };
+    default:
+      return { type: "boolean", value: raw === "true", raw, span };
+  }
+}
+
+export function isJsonContainer(literal: JsonLiteral | undefined): literal is JsonObjectLiteral | JsonArrayLiteral {
+  return literal?.type === "object" || literal?.type === "array";
+}

@@ -1,0 +1,21 @@
+// Builds what the .vsix ships, all under dist/: the extension (CommonJS, `vscode` left to the
+// host), the language server bundled beside it (started over node IPC), and copies of the
+// TextMate grammar and the Definition JSON schema, which live elsewhere in the repository.
+import { build } from "esbuild";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+
+const here = (path) => new URL(`../${path}`, import.meta.url).pathname;
+const common = { bundle: true, platform: "node", target: "node20", format: "cjs", sourcemap: true, logLevel: "warning" };
+
+await build({ ...common, entryPoints: [here("src/extension.ts")], outfile: here("dist/extension.cjs"), external: ["vscode"] });
+await build({ ...common, entryPoints: [here("../language-server/src/main.ts")], outfile: here("dist/server.cjs") });
+
+const copies = [
+  [here("../../grammar/wf.tmLanguage.json"), here("dist/syntaxes/wf.tmLanguage.json")],
+  [here("../core/schema/definition.schema.json"), here("dist/schemas/definition.schema.json")],
+];
+for (const [from, to] of copies) {
+  if (!existsSync(from)) throw new Error(`bundle: ${from} is missing; the extension cannot ship without it`);
+  mkdirSync(new URL(".", `file://${to}`).pathname, { recursive: true });
+  copyFileSync(from, to);
+}
