@@ -55,15 +55,19 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
 function describeParseArgsError(error: unknown): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
-  const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  // Node quotes the option as '--name', '-n' or '-n, --name <value>': prefer the long name.
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? "";
+  const flag = /--[\w-]+/.exec(quoted)?.[0] ?? /-\w/.exec(quoted)?.[0];
+  if (!flag) return message.split("\n")[0]!;
   switch (code) {
     case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return flag ? `unknown option ${flag}` : message;
+      return `unknown option ${flag}`;
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      if (message.includes("argument missing")) return flag ? `option ${flag} needs a value` : message;
-      return flag ? `option ${flag} does not take a value` : message;
+      if (message.includes("argument missing")) return `option ${flag} needs a value`;
+      if (message.includes("ambiguous")) return `option ${flag} needs a value (write ${flag}=VALUE for a value that starts with -)`;
+      return `option ${flag} does not take a value`;
     default:
-      return message;
+      return message.split("\n")[0]!;
   }
 }
 
@@ -71,6 +75,12 @@ export function stringFlag(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name];
   if (Array.isArray(value)) return value[value.length - 1];
   return typeof value === "string" ? value : undefined;
+}
+
+/** Every value of a repeatable flag, in order. */
+export function stringsFlag(args: ParsedArgs, name: string): string[] {
+  const value = args.values[name];
+  return Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
 }
 
 export function booleanFlag(args: ParsedArgs, name: string): boolean {

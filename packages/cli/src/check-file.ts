@@ -34,7 +34,7 @@ export function checkSource(displayPath: string, text: string, language: "wf" | 
     if (related?.length) diagnostic.related = related.map(({ span: _relatedSpan, ...entry }) => entry);
     return diagnostic;
   });
-  if (language === "wf") faults = applySuppressions(faults, parseSuppressions(text));
+  if (analysis.ast) faults = applySuppressions(faults, parseSuppressions(text, analysis.ast.comments));
   faults = applySeverity(faults, options.severity).sort(compareDiagnostics);
   const ok = analysis.definition !== undefined && !faults.some((fault) => fault.severity === "error");
   const report: FileReport = { path: displayPath, ok, faults };

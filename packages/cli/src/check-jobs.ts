@@ -36,10 +36,10 @@ export async function runCheckJob(job: CheckJob, cwd: string): Promise<FileRepor
   return checkText(job.displayPath, text, languageOf(job.languageName, text), { catalogue, severity: new Map(job.severity) });
 }
 
-export async function runCheckJobs(jobs: readonly CheckJob[], cwd: string, workers: number): Promise<FileReport[]> {
-  if (workers > 1) {
+export async function runCheckJobs(jobs: readonly CheckJob[], cwd: string, threads: number): Promise<FileReport[]> {
+  if (threads > 1) {
     const { runInWorkers } = await import("./parallel.js");
-    return runInWorkers(jobs, cwd, workers);
+    return runInWorkers(jobs, cwd, threads);
   }
   const reports: FileReport[] = [];
   for (const job of jobs) reports.push(await runCheckJob(job, cwd));

@@ -3,14 +3,20 @@
  * rustc and eslint's codeframe formatter draw them. Tabs become spaces and wide characters
  * take two columns (see text-width.ts) so the carets sit exactly under the marked text.
  */
-import type { Painter } from "./colors.js";
+import type { Painter, Style } from "./colors.js";
 import type { Range } from "./report.js";
-import { toDisplayLine } from "./text-width.js";
+import { sliceColumns, toDisplayLine, type DisplayLine } from "./text-width.js";
 
 /** Lines shown before and after the range. */
 const CONTEXT_LINES = 1;
 /** A range longer than this many lines shows its first lines and its last, with a gap mark. */
 const MAX_RANGE_LINES = 4;
+/**
+ * Lines wider than this many columns (minified JSON can be one line of megabytes) are shown
+ * through a window that starts a little before the range, with `…` where text is cut.
+ */
+export const MAX_LINE_WIDTH = 120;
+const WINDOW_LEAD = 30;
 
 export function splitLines(text: string): string[] {
   const lines = text.split(/\r\n|\r|\n/);
@@ -19,7 +25,8 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-export function codeFrame(lines: readonly string[], range: Range, paint: Painter, indent = "  "): string {
+/** `mark` colours the `>` and the carets: red for errors, yellow for warnings. */
+export function codeFrame(lines: readonly string[], range: Range, paint: Painter, indent = "  ", mark: Style = "red"): string {
   const last = lines.length - 1;
   const startLine = clamp(range.start.line, 0, last);
   const endLine = clamp(Math.max(range.end.line, startLine), startLine, last);
@@ -38,25 +45,41 @@ export function codeFrame(lines: readonly string[], range: Range, paint: Painter
   while (rows.length && rows[rows.length - 1] !== shownEnd && rows[rows.length - 1] === last && lines[last] === "") rows.pop();
 
   const gutter = String(Math.max(...rows.map((row) => (row === "gap" ? 0 : row + 1)))).length;
+  const displays = new Map<number, DisplayLine>();
+  for (const row of rows) if (row !== "gap") displays.set(row, toDisplayLine(lines[row] ?? ""));
+  // One window for every row, so that the rows stay aligned with each other.
+  const widest = Math.max(...[...displays.values()].map((display) => display.columns[display.columns.length - 1]!));
+  // The window moves right only when the start of the range would not be visible otherwise.
+  const [markFrom, markTo] = underline(displays.get(startLine)!, lines[startLine] ?? "", startLine, startLine, shownEnd, range);
+  const windowStart = widest > MAX_LINE_WIDTH && Math.min(markTo, markFrom + 20) > MAX_LINE_WIDTH - 1 ? Math.max(0, markFrom - WINDOW_LEAD) : 0;
+  const windowEnd = windowStart + MAX_LINE_WIDTH;
+
   const out: string[] = [];
   for (const row of rows) {
     if (row === "gap") {
       out.push(`${indent}${" ".repeat(gutter + 2)}${paint.paint("dim", "...")}`);
       continue;
     }
-    const display = toDisplayLine(lines[row] ?? "");
+    const display = displays.get(row)!;
+    const width = display.columns[display.columns.length - 1]!;
+    const cutLeft = windowStart > 0;
+    const cutRight = width > windowEnd;
+    // `…` takes the first or last column of the window where text is cut.
+    const shown = (cutLeft ? "…" : "") + sliceColumns(display.text, windowStart + (cutLeft ? 1 : 0), windowEnd - (cutRight ? 1 : 0)) + (cutRight ? "…" : "");
     const marked = row >= startLine && row <= shownEnd;
     const number = String(row + 1).padStart(gutter);
-    out.push(`${indent}${marked ? paint.paint(["bold", "red"], ">") : " "} ${paint.paint("dim", `${number} |`)}${display.text ? " " + display.text : ""}`);
+    out.push(`${indent}${marked ? paint.paint(["bold", mark], ">") : " "} ${paint.paint("dim", `${number} |`)}${shown ? " " + shown.trimEnd() : ""}`);
     if (!marked) continue;
     const [from, to] = underline(display, lines[row] ?? "", row, startLine, shownEnd, range);
-    out.push(`${indent}  ${" ".repeat(gutter)} ${paint.paint("dim", "|")} ${" ".repeat(from)}${paint.paint(["bold", "red"], "^".repeat(Math.max(1, to - from)))}`);
+    const visibleFrom = Math.min(Math.max(from - windowStart, 0), MAX_LINE_WIDTH - 1);
+    const visibleTo = Math.min(Math.max(to - windowStart, visibleFrom + 1), MAX_LINE_WIDTH);
+    out.push(`${indent}  ${" ".repeat(gutter)} ${paint.paint("dim", "|")} ${" ".repeat(visibleFrom)}${paint.paint(["bold", mark], "^".repeat(visibleTo - visibleFrom))}`);
   }
   return out.join("\n");
 }
 
 /** Display columns [from, to) to underline on `row`. */
-function underline(display: ReturnType<typeof toDisplayLine>, line: string, row: number, startLine: number, endLine: number, range: Range): [number, number] {
+function underline(display: DisplayLine, line: string, row: number, startLine: number, endLine: number, range: Range): [number, number] {
   const columnOf = (character: number) => display.columns[clamp(character, 0, line.length)]!;
   const firstText = columnOf(line.length - line.trimStart().length);
   const from = row === startLine ? columnOf(range.start.character) : firstText;

@@ -149,9 +149,8 @@ export function looksLikeDefinition(text: string): boolean {
   visit(
     text,
     {
-      // Returning false skips an object's children: only the top level is read.
-      onObjectBegin: (_offset, _length, _line, _character, pathSupplier) => pathSupplier().length === 0,
-      onArrayBegin: () => false,
+      // (Returning false from onArrayBegin to skip nested values would be faster, but in
+      // jsonc-parser 3.3 it also loses the keys after the skipped array.)
       onObjectProperty: (property, _offset, _length, _line, _character, pathSupplier) => {
         if (pathSupplier().length === 0) keys.add(property);
       },
@@ -167,4 +166,20 @@ export function languageOf(fileName: string, text: string): "wf" | "json" {
   if (lower.endsWith(".wf")) return "wf";
   if (lower.endsWith(".json") || lower.endsWith(".jsonc")) return "json";
   return /^\ufeff?\s*[{[]/.test(text) ? "json" : "wf";
+}
+
+/**
+ * `--ignore GLOB` patterns: picomatch globs matched against paths relative to the working
+ * directory, like the paths wfkit shows. Undefined when there are none.
+ */
+export function ignoreFlagMatcher(patterns: readonly string[], cwd: string): ((absolutePath: string) => boolean) | undefined {
+  if (!patterns.length) return undefined;
+  const matcher = picomatch(patterns.map((pattern) => pattern.split(path.sep).join("/").replace(/^\.\//, "")), { dot: true });
+  return (absolutePath) => matcher(displayPathOf(absolutePath, cwd));
+}
+
+/** A file is ignored when any of the rules says so. */
+export function anyIgnores(...rules: (((absolutePath: string) => boolean) | undefined)[]): (absolutePath: string) => boolean {
+  const present = rules.filter((rule): rule is (absolutePath: string) => boolean => rule !== undefined);
+  return (absolutePath) => present.some((rule) => rule(absolutePath));
 }

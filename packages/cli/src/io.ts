@@ -3,7 +3,6 @@
  * commands in-process with fake streams and environment, and so that output is written in
  * one piece (a partial report on a broken pipe is worse than none).
  */
-import { readFile } from "node:fs/promises";
 
 export interface Output {
   write(text: string): void;
@@ -26,6 +25,10 @@ export function processIo(): Io {
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     cwd: process.cwd(),
     env: process.env,
-    readStdin: () => readFile(0, "utf8"),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    },
   };
 }

@@ -76,3 +76,17 @@ export function oneBasedRange(range: Range): { start: OneBasedPosition; end: One
 export function plural(count: number, noun: string, pluralNoun = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : pluralNoun}`;
 }
+
+/**
+ * True when a fault's suggestion is worth a line of its own for a person: core's messages
+ * usually name it already ("Did you mean `terminal.compare`?"). Machine formats always
+ * carry the suggestion as data.
+ */
+export function showsSuggestion(fault: Diagnostic): fault is Diagnostic & { suggestion: string } {
+  return fault.suggestion !== undefined && !fault.message.includes(`\`${fault.suggestion}\``);
+}
+
+/** The message, with the suggestion appended when the message does not already name it. */
+export function messageWithSuggestion(fault: Diagnostic): string {
+  return showsSuggestion(fault) ? `${fault.message} Suggestion: ${fault.suggestion}` : fault.message;
+}

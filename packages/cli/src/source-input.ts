@@ -1,7 +1,7 @@
 /**
- * Reading the one source a single-file command (compile, decompile, estimate, graph) works
- * on: a path, or `-` for standard input, named by `--stdin-filename` for messages and for
- * choosing the language.
+ * Reading the one source a single-file command (compile, decompile, graph) works on: a
+ * path, or `-` for standard input, named by `--stdin-filename` for messages and for choosing
+ * the language.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";

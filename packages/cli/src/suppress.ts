@@ -18,13 +18,21 @@
  *   suppressions do not pile up.
  *
  * JSON has no comments, so suppressions exist only in `.wf`; use `severity` in
- * wfkit.config.json for JSON definitions.
+ * wfkit.config.json for JSON definitions. Comments come from @wfkit/dsl's lexer, so a `#`
+ * inside a string is never mistaken for one.
  */
-import { SUPPRESSION_CODES } from "./codes.js";
+import { lineIndexOf } from "@wfkit/dsl";
+import { defaultSeverityOf, SUPPRESSION_CODES } from "./codes.js";
 import type { Diagnostic, Range } from "./report.js";
 
-export interface Comment {
+/** A `#` comment as @wfkit/dsl's lexer found it (strings and escapes already accounted for). */
+export interface SourceComment {
   /** The comment's text, from its `#` to the end of the line. */
+  text: string;
+  span: { start: number; end: number };
+}
+
+export interface Comment {
   text: string;
   line: number;
   /** UTF-16 character where the comment starts. */
@@ -43,31 +51,15 @@ export interface Suppression {
 
 const DIRECTIVE = /^#\s*wfkit-ignore\b(.*)$/;
 
-/**
- * The `#` comments of a `.wf` text, found by a scan that knows strings: a `#` inside
- * `"..."` (with backslash escapes) is not a comment.
- */
-export function findComments(text: string): Comment[] {
-  const comments: Comment[] = [];
-  const lines = text.split(/\r\n|\r|\n/);
-  lines.forEach((line, lineNumber) => {
-    let inString = false;
-    for (let i = 0; i < line.length; i++) {
-      const char = line[i];
-      if (inString) {
-        if (char === "\\") i++;
-        else if (char === '"') inString = false;
-      } else if (char === '"') {
-        inString = true;
-      } else if (char === "#") {
-        // Positions on line 0 are counted after a byte order mark, as @wfkit/dsl counts them.
-        const bom = lineNumber === 0 && line.charCodeAt(0) === 0xfeff ? 1 : 0;
-        comments.push({ text: line.slice(i).trimEnd(), line: lineNumber, character: i - bom, trailing: line.slice(bom, i).trim() !== "" });
-        return;
-      }
-    }
+/** Places the lexer's comments on lines, and tells own-line comments from trailing ones. */
+export function placeComments(text: string, comments: readonly SourceComment[]): Comment[] {
+  if (!comments.length) return [];
+  const lines = lineIndexOf(text);
+  return comments.map((comment) => {
+    const { line, character } = lines.positionAt(comment.span.start);
+    const lineStart = lines.offsetAt({ line, character: 0 });
+    return { text: comment.text.trimEnd(), line, character, trailing: text.slice(lineStart, comment.span.start).trim() !== "" };
   });
-  return comments;
 }
 
 export interface ParsedSuppressions {
@@ -76,9 +68,9 @@ export interface ParsedSuppressions {
   faults: Diagnostic[];
 }
 
-export function parseSuppressions(text: string): ParsedSuppressions {
-  const comments = findComments(text);
-  if (!comments.length) return { suppressions: [], faults: [] };
+export function parseSuppressions(text: string, sourceComments: readonly SourceComment[]): ParsedSuppressions {
+  const comments = placeComments(text, sourceComments).filter((comment) => DIRECTIVE.test(comment.text) || !comment.trailing);
+  if (!comments.some((comment) => DIRECTIVE.test(comment.text))) return { suppressions: [], faults: [] };
   const lines = text.split(/\r\n|\r|\n/);
   const commentOnly = new Set(comments.filter((comment) => !comment.trailing).map((comment) => comment.line));
   const suppressions: Suppression[] = [];
@@ -114,37 +106,55 @@ export function parseSuppressions(text: string): ParsedSuppressions {
 }
 
 /**
- * Removes the warnings the suppressions cover, and adds a fault for each suppression of an
- * error and each code that covered nothing. `faults` keep their order.
+ * Removes the warnings the suppressions cover, and adds a fault for each code that is not
+ * allowed (an error), not known, or covered nothing. `faults` keep their order.
  */
 export function applySuppressions(faults: readonly Diagnostic[], parsed: ParsedSuppressions): Diagnostic[] {
   if (!parsed.suppressions.length) return [...faults, ...parsed.faults];
-  const used = new Set<string>();
-  const key = (suppression: number, code: string) => `${suppression}\u0000${code}`;
-  const kept: Diagnostic[] = [];
   const extra: Diagnostic[] = [...parsed.faults];
-  for (const fault of faults) {
-    let suppressed = false;
-    parsed.suppressions.forEach((suppression, index) => {
-      if (suppression.targetLine !== fault.range.start.line) return;
-      const entry = suppression.codes.find((c) => c.code === fault.code);
-      if (!entry) return;
-      if (fault.severity === "error") {
-        if (!used.has(key(index, fault.code)))
-          extra.push(cliFault(SUPPRESSION_CODES.ofError, `\`${fault.code}\` is an error and cannot be suppressed: the service refuses such a graph whatever wfkit says; fix it instead`, entry.range));
-      } else {
-        suppressed = true;
+  // Codes whose fate is already reported: refused errors, unknown codes, and codes that matched.
+  const settled = new Set<string>();
+  const key = (suppression: number, code: string) => `${suppression}\u0000${code}`;
+  parsed.suppressions.forEach((suppression, index) => {
+    for (const entry of suppression.codes) {
+      const severity = defaultSeverityOf(entry.code);
+      if (severity === "error") {
+        extra.push(ofError(entry.code, entry.range));
+        settled.add(key(index, entry.code));
+      } else if (severity === undefined) {
+        extra.push(cliFault(SUPPRESSION_CODES.unused, `\`${entry.code}\` is not a wfkit fault code, so this suppression does nothing; correct or remove it`, entry.range));
+        settled.add(key(index, entry.code));
       }
-      used.add(key(index, fault.code));
-    });
-    if (!suppressed) kept.push(fault);
+    }
+  });
+  const kept: Diagnostic[] = [];
+  for (const fault of faults) {
+    const covering = parsed.suppressions.flatMap((suppression, index) =>
+      suppression.targetLine === fault.range.start.line ? suppression.codes.filter((entry) => entry.code === fault.code).map((entry) => ({ index, entry })) : [],
+    );
+    if (fault.severity === "warning" && covering.length) {
+      for (const { index } of covering) settled.add(key(index, fault.code));
+      continue;
+    }
+    // An error stays. A code that can be either (number-precision) is refused here, when
+    // one of its errors is what the suppression would hide.
+    for (const { index, entry } of covering)
+      if (!settled.has(key(index, fault.code))) {
+        extra.push(ofError(fault.code, entry.range));
+        settled.add(key(index, fault.code));
+      }
+    kept.push(fault);
   }
   parsed.suppressions.forEach((suppression, index) => {
     for (const entry of suppression.codes)
-      if (!used.has(key(index, entry.code)))
+      if (!settled.has(key(index, entry.code)))
         extra.push(cliFault(SUPPRESSION_CODES.unused, `no \`${entry.code}\` fault is reported on line ${suppression.targetLine + 1}, so this suppression does nothing; remove it`, entry.range));
   });
   return [...kept, ...extra];
+}
+
+function ofError(code: string, range: Range): Diagnostic {
+  return cliFault(SUPPRESSION_CODES.ofError, `\`${code}\` is an error and cannot be suppressed: the service refuses such a graph whatever wfkit says; fix it instead`, range);
 }
 
 function cliFault(code: string, message: string, range: Range): Diagnostic {

@@ -47,3 +47,19 @@ export function toDisplayLine(line: string): DisplayLine {
   columns[line.length] = column;
   return { text, columns };
 }
+
+/**
+ * The part of a display line (tabs already expanded) between display columns `from` and
+ * `to`; a wide character cut by either edge is left out, so the result is never wider.
+ */
+export function sliceColumns(text: string, from: number, to: number): string {
+  let out = "";
+  let column = 0;
+  for (const char of text) {
+    const width = codePointWidth(char, column);
+    if (column >= from && column + width <= to) out += char;
+    column += width;
+    if (column >= to) break;
+  }
+  return out;
+}

@@ -5,11 +5,10 @@
 import { validateDefinition, type Catalogue, type Estimate, type Fault } from "@wfkit/core";
 import type { WfFile } from "./ast.js";
 import { compileAst } from "./compile.js";
-import { compareFaults, DSL_CODES, type SourceFault, type SourceRelated } from "./diagnostics.js";
+import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
 import { parseJsonSource } from "./json-source.js";
 import { parse } from "./parser.js";
-import type { LineIndex } from "./positions.js";
-import type { LazySourceMap, PointerPart, SourceMap } from "./source-map.js";
+import type { PointerPart, SourceMap } from "./source-map.js";
 
 export type SourceLanguage = "wf" | "json";
 
@@ -91,11 +90,19 @@ function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
 
 function finish(analysis: SourceAnalysis): SourceAnalysis {
   analysis.faults.sort(compareFaults);
+  // One `with` on a chain gives every edge of it the same field: one warning is enough.
+  const seen = new Set<string>();
+  analysis.faults = analysis.faults.filter((fault) => {
+    const key = `${fault.code}\u0000${fault.span.start}:${fault.span.end}\u0000${fault.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   analysis.ok = analysis.definition !== undefined && !analysis.faults.some((fault) => fault.severity === "error");
   return analysis;
 }
 
-function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sourceMap: LazySourceMap): void {
+function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sourceMap: SourceMap): void {
   const languageErrorSpans = new Set(faults.filter((fault) => fault.severity === "error").map((fault) => `${fault.span.start}:${fault.span.end}`));
   for (const fault of coreFaults) {
     const placed = placeFault(fault, sourceMap);
@@ -108,7 +115,7 @@ function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sour
  * Places a core fault: its pointer (and each related pointer) becomes a span and a range.
  * An unknown field is underlined at its name, every other fault at the value.
  */
-export function placeFault(fault: Fault, sourceMap: SourceMap & { lineIndex(): LineIndex }): SourceFault {
+export function placeFault(fault: Fault, sourceMap: SourceMap): SourceFault {
   const part: PointerPart = fault.code === "unknown-field" ? "key" : "value";
   const lines = sourceMap.lineIndex();
   const span = sourceMap.spanOf(fault.pointer, part);
@@ -123,4 +130,3 @@ export function placeFault(fault: Fault, sourceMap: SourceMap & { lineIndex(): L
   return placed;
 }
 
-export { DSL_CODES };

@@ -258,12 +258,14 @@ export interface ChainStatement extends Syntax {
   with: WithClause | undefined;
 }
 
-/** `version { trigger ... destination ... }`: write a version-save body instead of a bare Definition. */
+/**
+ * `version { trigger ... destination ... scope with {...} with {...} }`: write a version-save
+ * body instead of a bare Definition. A `with` in the block adds fields to the body itself.
+ */
 export interface VersionStatement extends Syntax {
   type: "version";
   keyword: KeywordSpan;
   block: Block | undefined;
-  with: WithClause | undefined;
 }
 
 /** `document <JSON>`: a file that is not a workflow graph at all, kept verbatim. */

@@ -1,1 +1,24 @@
-export {};
+/**
+ * @wfkit/dsl: the `.wf` language for workflow graphs. Parse, compile to the Definition JSON
+ * the workflows service accepts, format, decompile any JSON back to `.wf`, and analyse `.wf`
+ * or `.json` sources with every fault placed on the text. Browser-safe: no `node:` imports.
+ *
+ * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
+ */
+export { analyzeSource, placeFault, type AnalyzeOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
+export { parse, type ParseResult, type BlockKind } from "./parser.js";
+export { compile, compileAst, type CompileResult, type CompiledAst } from "./compile.js";
+export { format, type FormatResult } from "./format.js";
+export { decompile, type DecompileOptions } from "./decompile.js";
+export { collectSymbols, SymbolIndex, type SymbolKind, type SymbolDeclaration, type SymbolReference, type SymbolAt } from "./symbols.js";
+export { parseJsonSource, JsonSourceMap, type JsonSource } from "./json-source.js";
+export { WfSourceMap, type WfOrigins, type EdgeOrigin } from "./wf-source-map.js";
+export type { SourceMap, SourceLocation, PointerPart } from "./source-map.js";
+export { LineIndex, lineIndexOf, positionAt, offsetAt, type Position, type Range, type Span } from "./positions.js";
+export { DSL_CODES, type DslCode, type SourceFault, type SourceRelated } from "./diagnostics.js";
+export { jsonEqual } from "./json-equal.js";
+export { KEYWORD_TEXTS } from "./lexer.js";
+export { printName } from "./printer.js";
+export type * from "./ast.js";
+export { syntheticSource, type SyntheticOptions } from "./synthetic.js";
+export { railroadHtml } from "./railroad.js";

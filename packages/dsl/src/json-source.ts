@@ -6,11 +6,34 @@
  * because the value they leave is still unambiguous, the document is checked anyway
  * (`complete`), which lets a user see every problem at once.
  */
-import { parseTree, ParseErrorCode, type Node as JsonNode, type ParseError } from "jsonc-parser";
+import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import { DSL_CODES, sourceFault, type SourceFault } from "./diagnostics.js";
 import { LineIndex, type Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 import { setOwnField } from "./json-value.js";
+
+/**
+ * jsonc-parser's error codes. Its `ParseErrorCode` is a const enum, which isolated modules
+ * cannot read, so the values are restated (they are part of its stable API).
+ */
+const ParseErrorCode = {
+  InvalidSymbol: 1,
+  InvalidNumberFormat: 2,
+  PropertyNameExpected: 3,
+  ValueExpected: 4,
+  ColonExpected: 5,
+  CommaExpected: 6,
+  CloseBraceExpected: 7,
+  CloseBracketExpected: 8,
+  EndOfFileExpected: 9,
+  InvalidCommentToken: 10,
+  UnexpectedEndOfComment: 11,
+  UnexpectedEndOfString: 12,
+  UnexpectedEndOfNumber: 13,
+  InvalidUnicode: 14,
+  InvalidEscapeCharacter: 15,
+  InvalidCharacter: 16,
+} as const;
 
 export interface JsonSource {
   /** The parsed value; undefined when the text holds no value at all. */
@@ -60,7 +83,7 @@ function describeParseError(text: string, error: ParseError): DescribedError {
   const span = { start: error.offset, end: error.offset + error.length };
   const found = error.length > 0 ? `, found \`${clip(text.slice(span.start, span.end))}\`` : atEnd(text, error.offset) ? ", found the end of the file" : "";
   const trailingComma = trailingCommaBefore(text, error.offset);
-  switch (error.error) {
+  switch (error.error as number) {
     case ParseErrorCode.InvalidCommentToken:
       return { message: "comments are not allowed in JSON (the service takes strict JSON); remove the comment, or write the workflow in `.wf`, which has comments", span, lenient: true };
     case ParseErrorCode.PropertyNameExpected:

@@ -100,8 +100,11 @@ export const allTokens: TokenType[] = [
   Comma,
   Colon,
   Equals,
-  // Keywords before Name; `longer_alt` hands `partner` or `part.v2` back to Name.
-  ...Object.values(Keywords),
+  // Keywords before Name (`longer_alt` hands `partner` or `part.v2` back to Name), longest
+  // first so that `subjects` is not read as `subject` followed by `s`.
+  ...Object.entries(Keywords)
+    .sort(([a], [b]) => b.length - a.length)
+    .map(([, type]) => type),
   Name,
   NonNewline,
   JsonToken,
@@ -176,15 +179,17 @@ function checkEscapes(token: IToken, problems: LexProblem[]): void {
 function describeLexError(text: string, offset: number, length: number): LexProblem {
   const skipped = text.slice(offset, offset + length);
   const first = String.fromCodePoint(skipped.codePointAt(0) ?? 0x3f);
-  if (/^\p{L}/u.test(first))
-    return { offset, length, message: `unexpected \`${skipped}\`: a name that is not plain ASCII letters, digits, \`_\`, \`-\` and \`.\` must be quoted, for example "${skipped}"` };
+  if (/^\p{L}/u.test(first)) {
+    // Underline the whole word (`café`, not just `é`), and show it quoted.
+    let start = offset;
+    let end = offset + length;
+    while (start > 0 && /[\p{L}\p{N}_.-]/u.test(text[start - 1]!)) start--;
+    while (end < text.length && /[\p{L}\p{N}_.-]/u.test(text[end]!)) end++;
+    const word = text.slice(start, end);
+    return { offset: start, length: end - start, message: `\`${word}\` must be quoted: a bare name is ASCII letters, digits, \`_\`, \`-\` and \`.\`; write ${JSON.stringify(word)}` };
+  }
   if (first === "'") return { offset, length, message: "unexpected `'`: strings and quoted names use double quotes (\")" };
   if (first === "-") return { offset, length, message: "unexpected `-`: an edge is written `->`" };
   if (first === ">") return { offset, length, message: "unexpected `>`: an edge is written `->`" };
   return { offset, length, message: `unexpected \`${skipped}\`` };
-}
-
-/** The tokens a text would produce, for tests and tools (comments included, in order). */
-export function tokenTypeName(tokenType: TokenType): string {
-  return tokenType.name;
 }

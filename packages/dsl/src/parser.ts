@@ -74,24 +74,42 @@ interface NewlineToken extends IToken {
 }
 
 /** A problem the parser found itself (not a chevrotain exception). */
+/** Tokens that fit no rule: explained after the parse, with content assist (`explainJunk`). */
+interface Junk {
+  /** The tokens from where the rule began up to and including the junk. */
+  statementTokens: IToken[];
+  junkToken: IToken;
+  /** Inside a block: which one (a property was expected); else a statement was. */
+  blockKind?: BlockKind;
+}
+
 interface ParserProblem {
   span: Span;
   message: string;
   /** For a line that is not a statement: its tokens, to work out what was expected. */
-  junk?: { statementTokens: IToken[]; junkToken: IToken };
+  junk?: Junk;
 }
 
-const BLOCK_PROPERTY_STARTS: TokenType[] = [
-  Keywords.schedule,
-  Keywords.timezone,
-  Keywords.job,
-  Keywords.subjects,
-  Keywords.with,
-  Keywords.trigger,
-  Keywords.destination,
-  Keywords.scope,
-  RBrace,
-];
+/** The properties each block kind holds, as error messages list them. */
+const BLOCK_WORDS: Record<BlockKind, string> = {
+  trigger: "`schedule`, `timezone`, `with`",
+  part: "`job`, `subjects`, `with`",
+  destination: "`with`",
+  version: "`trigger`, `destination`, `scope`, `with`",
+};
+
+const BLOCK_NAMES: Record<BlockKind, string> = {
+  trigger: "a trigger block",
+  part: "a part block",
+  destination: "a destination block",
+  version: "a `version` block",
+};
+
+/** What may begin the next line of a block (any block, then a `version` block only). */
+const BLOCK_LINE_STARTS: TokenType[] = [Keywords.schedule, Keywords.timezone, Keywords.job, Keywords.subjects, Keywords.with, RBrace];
+// These also begin statements: outside a `version` block, a line starting with one is taken
+// to be the next statement (after a `}` left out), not part of the block.
+const VERSION_BLOCK_LINE_STARTS: TokenType[] = [Keywords.trigger, Keywords.destination, Keywords.scope];
 
 function span(token: IToken): Span {
   return tokenSpan(token);
@@ -105,11 +123,21 @@ function isReal(token: IToken | undefined): token is IToken {
   return token !== undefined && !token.isInsertedInRecovery && !Number.isNaN(token.startOffset);
 }
 
+// Chevrotain recovery hooks that its type declarations do not list.
+const recoveryHooks = EmbeddedActionsParser.prototype as unknown as {
+  canRecoverWithSingleTokenDeletion(this: unknown, type: TokenType): boolean;
+  canRecoverWithSingleTokenInsertion(this: unknown, type: TokenType, follows: TokenType[]): boolean;
+};
+const baseDeletionCheck = recoveryHooks.canRecoverWithSingleTokenDeletion;
+const baseInsertionCheck = recoveryHooks.canRecoverWithSingleTokenInsertion;
+
 class WfParser extends EmbeddedActionsParser {
   /** Problems found by the grammar actions of the current parse. */
   problems: ParserProblem[] = [];
   /** The statement being read, returned as it stands if its rule has to give up. */
   private current: Statement | undefined;
+  /** The statements read so far, kept by the top rule if it has to give up. */
+  private statements: Statement[] = [];
 
   constructor(recoveryEnabled = true) {
     super(allTokens, { recoveryEnabled, maxLookahead: 3, errorMessageProvider });
@@ -123,11 +151,18 @@ class WfParser extends EmbeddedActionsParser {
     this.current = undefined;
   }
 
+  // A missing `}` or `]` is always inserted to recover, even where the grammar cannot see
+  // what follows (at the end of a rule): a block cut short keeps what it has read.
+  canRecoverWithSingleTokenInsertion(expectedTokType: TokenType, follows: TokenType[]): boolean {
+    if (expectedTokType === RBrace || expectedTokType === RBracket) return true;
+    return baseInsertionCheck.call(this, expectedTokType, follows);
+  }
+
   // A newline is never deleted to recover: it ends a statement, and deleting it would glue
   // two lines into one.
-  override canRecoverWithSingleTokenDeletion(expectedTokType: TokenType): boolean {
+  canRecoverWithSingleTokenDeletion(expectedTokType: TokenType): boolean {
     if (tokenMatcher(this.LA(1), Newline)) return false;
-    return super.canRecoverWithSingleTokenDeletion(expectedTokType);
+    return baseDeletionCheck.call(this, expectedTokType);
   }
 
   private nextSignificant(): IToken {
@@ -135,23 +170,22 @@ class WfParser extends EmbeddedActionsParser {
     return tokenMatcher(token, Newline) ? (token.nextSignificant ?? this.LA(2)) : token;
   }
 
-  /** True when the next token (after any newlines) can continue a block. */
-  private continuesBlock(): boolean {
+  /** True when the next token (after any newlines) can continue a block of this kind. */
+  private continuesBlock(blockKind: BlockKind): boolean {
     const next = this.nextSignificant();
-    return BLOCK_PROPERTY_STARTS.some((type) => tokenMatcher(next, type));
+    const continues = (type: TokenType) => next.tokenType === type;
+    return BLOCK_LINE_STARTS.some(continues) || (blockKind === "version" && VERSION_BLOCK_LINE_STARTS.some(continues));
   }
 
-  /** True when the next token (after any newlines) can continue a `[ ... ]` list of names. */
-  private continuesList(): boolean {
+  /**
+   * True when the next token (after any newlines) can continue a `[ ... ]` list of names:
+   * after `[` or `,` a name or `]`; after a name only `,` or `]` (so that a list left open
+   * does not swallow the statements below it).
+   */
+  private continuesList(afterItem: boolean): boolean {
     const next = this.nextSignificant();
-    return tokenMatcher(next, RBracket) || tokenMatcher(next, Comma) || tokenMatcher(next, StringLiteral) || (tokenMatcher(next, Name) && !this.startsStatementLine(next));
-  }
-
-  /** A keyword that begins a declaration, seen after a newline: probably a new statement. */
-  private startsStatementLine(token: IToken): boolean {
-    return [Keywords.part, Keywords.trigger, Keywords.gate, Keywords.destination, Keywords.subject, Keywords.node, Keywords.edge, Keywords.workflow, Keywords.version, Keywords.document].some(
-      (type) => token.tokenType === type,
-    );
+    if (tokenMatcher(next, RBracket)) return true;
+    return afterItem ? tokenMatcher(next, Comma) : tokenMatcher(next, Name) || tokenMatcher(next, StringLiteral);
   }
 
   /** `with {` or `identifiers [` ahead: a clause, not a name that happens to be spelt so. */
@@ -163,8 +197,13 @@ class WfParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------------ file and lines
 
-  file = this.RULE("file", (): WfFile => {
-    const statements: Statement[] = [];
+  file = this.RULE(
+    "file",
+    (): WfFile => {
+    const statements: Statement[] = this.ACTION(() => {
+      this.statements = [];
+      return this.statements;
+    });
     this.MANY(() => {
       this.OR([
         { ALT: () => this.CONSUME(Newline) },
@@ -179,11 +218,26 @@ class WfParser extends EmbeddedActionsParser {
       ]);
     });
     return { type: "file", statements, comments: [], span: { start: 0, end: 0 } };
-  });
+    },
+    {
+      // An error at the very end of the input can reach the top rule: keep every statement,
+      // including the one being read.
+      recoveryValueFunc: () => {
+        const statements = [...this.statements];
+        if (this.current && !statements.includes(this.current)) statements.push(this.current);
+        return { type: "file" as const, statements, comments: [], span: { start: 0, end: 0 } };
+      },
+    },
+  );
 
   /** A statement and whatever is left on its line (an error, unless one was already reported). */
-  statementLine = this.RULE("statementLine", (): Statement | undefined => {
-    const errorsBefore = this.ACTION(() => this.errors.length + this.problems.length);
+  statementLine = this.RULE(
+    "statementLine",
+    (): Statement | undefined => {
+    const errorsBefore = this.ACTION(() => {
+      this.current = undefined;
+      return this.errors.length + this.problems.length;
+    });
     const first = this.LA(1);
     const statement = this.SUBRULE(this.statement);
     const rest: IToken[] = [];
@@ -198,23 +252,37 @@ class WfParser extends EmbeddedActionsParser {
       this.problems.push({ span: span(junk), message: "", junk: { statementTokens: this.tokensBetween(first, junk), junkToken: junk } });
     });
     return statement;
-  });
+    },
+    // An error at the end of a line gives up the statement here: keep what it has.
+    { recoveryValueFunc: () => this.current },
+  );
 
   statement = this.RULE(
     "statement",
     (): Statement | undefined =>
       this.OR({
+        // Two tokens choose the statement (`part x`, `a ->`), so that a mistake later in the
+        // line is an error inside that statement, which keeps what it has, not an invalid line.
+        MAX_LOOKAHEAD: 2,
         IGNORE_AMBIGUITIES: true,
         DEF: [{ ALT: () => this.SUBRULE(this.realStatement) }, { ALT: () => this.SUBRULE(this.invalidLine) }],
       }),
     { recoveryValueFunc: () => this.current },
   );
 
-  /** Every statement of the language (kept apart from `invalidLine` for content assist). */
+  /**
+   * Every statement of the language (kept apart from `invalidLine` for content assist).
+   * Chains come first: a chain is a name followed by `->` or `,`, which no declaration is, so
+   * `part -> report` is an edge from a node called `part` and `part x = ...` a declaration.
+   */
   realStatement = this.RULE(
     "realStatement",
     (): Statement | undefined =>
-      this.OR([
+      this.OR({
+        MAX_LOOKAHEAD: 2,
+        IGNORE_AMBIGUITIES: true,
+        DEF: [
+        { ALT: () => this.SUBRULE(this.chainStatement) },
         { ALT: () => this.SUBRULE(this.workflowStatement) },
         { ALT: () => this.SUBRULE(this.subjectStatement) },
         { ALT: () => this.SUBRULE(this.triggerStatement) },
@@ -225,8 +293,8 @@ class WfParser extends EmbeddedActionsParser {
         { ALT: () => this.SUBRULE(this.edgeStatement) },
         { ALT: () => this.SUBRULE(this.versionStatement) },
         { ALT: () => this.SUBRULE(this.documentStatement) },
-        { ALT: () => this.SUBRULE(this.chainStatement) },
-      ]),
+        ],
+      }),
     { recoveryValueFunc: () => this.current },
   );
 
@@ -280,8 +348,13 @@ class WfParser extends EmbeddedActionsParser {
       this.ACTION(() => {
         if (isReal(equals)) statement.span = join(statement.span, span(equals));
       });
-      this.OR([
+      this.OR({
+        // One token decides: `{` begins JSON, a name begins `company "id" "label"`.
+        MAX_LOOKAHEAD: 1,
+        DEF: [
         {
+          // Only an object: `subject x = "..."` would read as a kind word.
+          GATE: () => tokenMatcher(this.LA(1), LBrace),
           ALT: () => {
             const value = this.SUBRULE(this.jsonLiteral);
             this.ACTION(() => {
@@ -295,7 +368,8 @@ class WfParser extends EmbeddedActionsParser {
             this.ACTION(() => this.extend(statement, "body", body));
           },
         },
-      ]);
+        ],
+      });
       return statement;
     },
     { recoveryValueFunc: () => this.current as SubjectStatement | undefined },
@@ -466,13 +540,9 @@ class WfParser extends EmbeddedActionsParser {
     "versionStatement",
     (): VersionStatement | undefined => {
       const keyword = this.CONSUME(Keywords.version);
-      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", keyword: span(keyword), block: undefined, with: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", keyword: span(keyword), block: undefined, span: span(keyword) }));
       const block = this.SUBRULE(this.block, { ARGS: ["version"] });
       this.ACTION(() => this.extend(statement, "block", block));
-      this.OPTION(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
       return statement;
     },
     { recoveryValueFunc: () => this.current as VersionStatement | undefined },
@@ -601,17 +671,21 @@ class WfParser extends EmbeddedActionsParser {
       const open = this.CONSUME(LBrace);
       const properties: BlockProperty[] = [];
       this.MANY({
-        GATE: () => !tokenMatcher(this.LA(1), Newline) || this.continuesBlock(),
+        GATE: () => (tokenMatcher(this.LA(1), Newline) ? this.continuesBlock(blockKind) : !tokenMatcher(this.LA(1), RBrace)),
         DEF: () => {
-          this.OR([
-            { ALT: () => this.CONSUME(Newline) },
-            {
-              ALT: () => {
-                const property = this.SUBRULE(this.blockProperty, { ARGS: [blockKind] });
-                this.ACTION(() => property && properties.push(property));
+          this.OR({
+            IGNORE_AMBIGUITIES: true,
+            DEF: [
+              { ALT: () => this.CONSUME(Newline) },
+              {
+                ALT: () => {
+                  const property = this.SUBRULE(this.blockProperty, { ARGS: [blockKind] });
+                  this.ACTION(() => property && properties.push(property));
+                },
               },
-            },
-          ]);
+              { ALT: () => this.SUBRULE(this.blockJunk, { ARGS: [blockKind] }) },
+            ],
+          });
         },
       });
       const close = this.SUBRULE(this.closeBrace);
@@ -622,6 +696,25 @@ class WfParser extends EmbeddedActionsParser {
     },
     { recoveryValueFunc: () => undefined },
   );
+
+  /**
+   * Tokens in a block that begin no property: skipped up to the end of the line or the `}`,
+   * with one error unless the line already has one (recovering from it landed here).
+   */
+  blockJunk = this.RULE("blockJunk", (blockKind: BlockKind): void => {
+    const tokens: IToken[] = [];
+    this.AT_LEAST_ONE({
+      GATE: () => !tokenMatcher(this.LA(1), RBrace),
+      DEF: () => {
+        tokens.push(this.CONSUME(NonNewline));
+      },
+    });
+    this.ACTION(() => {
+      const first = tokens[0];
+      if (!first || this.lineHasError(first)) return;
+      this.problems.push({ span: span(first), message: "", junk: { statementTokens: tokens, junkToken: first, blockKind } });
+    });
+  });
 
   /** Its own rule, so that a missing `}` loses nothing the block already read. */
   closeBrace = this.RULE(
@@ -727,17 +820,17 @@ class WfParser extends EmbeddedActionsParser {
           property.span = join(property.span, span(open));
         }
       });
-      this.SUBRULE(this.listNewlines);
+      this.SUBRULE(this.listNewlines, { ARGS: [false] });
       this.OPTION(() => {
         const first = this.SUBRULE(this.nameRef);
         this.ACTION(() => first && property.items.push(first));
-        this.SUBRULE2(this.listNewlines);
+        this.SUBRULE2(this.listNewlines, { ARGS: [true] });
         this.MANY(() => {
           this.CONSUME(Comma);
-          this.SUBRULE3(this.listNewlines);
+          this.SUBRULE3(this.listNewlines, { ARGS: [false] });
           const next = this.SUBRULE2(this.nameRef);
           this.ACTION(() => next && property.items.push(next));
-          this.SUBRULE4(this.listNewlines);
+          this.SUBRULE4(this.listNewlines, { ARGS: [true] });
         });
       });
       const close = this.SUBRULE(this.closeBracket);
@@ -751,9 +844,9 @@ class WfParser extends EmbeddedActionsParser {
     { recoveryValueFunc: () => undefined },
   );
 
-  listNewlines = this.RULE("listNewlines", (): void => {
+  listNewlines = this.RULE("listNewlines", (afterItem: boolean): void => {
     this.MANY({
-      GATE: () => this.continuesList(),
+      GATE: () => this.continuesList(afterItem),
       DEF: () => {
         this.CONSUME(Newline);
       },
@@ -817,8 +910,27 @@ class WfParser extends EmbeddedActionsParser {
   private extend<T extends { span: Span }, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
     if (value === undefined) return;
     target[key] = value;
-    const valueSpan = Array.isArray(value) ? undefined : (value as { span?: Span; start?: number }).span ?? (typeof (value as Span).start === "number" ? (value as Span) : undefined);
-    if (valueSpan) target.span = join(target.span, valueSpan);
+    // A part is either a syntax element (with a span) or a span itself (`equals`).
+    const part = value as { span?: Span } & Partial<Span>;
+    const partSpan = part.span ?? (typeof part.start === "number" && typeof part.end === "number" ? { start: part.start, end: part.end } : undefined);
+    if (partSpan) target.span = join(target.span, partSpan);
+  }
+
+  /** True when an error was already reported on the line of `token` (before it). */
+  private lineHasError(token: IToken): boolean {
+    const vector = this.input;
+    let index = binarySearchToken(vector, token.startOffset);
+    let lineStart = 0;
+    for (index -= 1; index >= 0; index--) {
+      if (vector[index]!.tokenType === Newline) {
+        lineStart = vector[index]!.startOffset + 1;
+        break;
+      }
+    }
+    const lastError = this.errors[this.errors.length - 1];
+    const lastProblem = this.problems[this.problems.length - 1];
+    const errorOffset = lastError ? (isReal(lastError.token) ? lastError.token.startOffset : (lastError as { previousToken?: IToken }).previousToken?.startOffset ?? -1) : -1;
+    return errorOffset >= lineStart || (lastProblem?.span.start ?? -1) >= lineStart;
   }
 
   private tokensBetween(first: IToken, stop: IToken): IToken[] {
@@ -879,7 +991,7 @@ export function parse(text: string): ParseResult {
   for (const error of parser.errors) syntaxError(errorSpan(error, text), error.message);
   for (const problem of parser.problems) {
     if (problem.junk) {
-      const explained = explainJunk(problem.junk.statementTokens, problem.junk.junkToken, text);
+      const explained = explainJunk(problem.junk, text);
       syntaxError(explained.span, explained.message);
     } else {
       syntaxError(problem.span, problem.message);
@@ -943,24 +1055,26 @@ function errorSpan(error: IRecognitionException, text: string): Span {
  * finds the first token that cannot continue what precedes it (chevrotain's content assist
  * knows what could have) and says what was expected there.
  */
-function explainJunk(statementTokens: IToken[], junk: IToken, text: string): { span: Span; message: string } {
+function explainJunk({ statementTokens, junkToken: junk, blockKind }: Junk, text: string): { span: Span; message: string } {
   const line = statementTokens.includes(junk) ? statementTokens : [...statementTokens, junk];
+  const rule = blockKind ? "blockProperty" : "realStatement";
   // Long statements (a chain of thousands of links) are not worth exploring token by token.
   if (line.length > 200) return { span: span(junk), message: `expected a new line after \`${statementTokens[statementTokens.length - 1]?.image ?? ""}\`, found ${describeToken(junk)}` };
   for (let i = 0; i < line.length; i++) {
     const prefix = line.slice(0, i);
     const next = line[i]!;
-    const expected = nextTokenTypes(prefix);
+    const expected = nextTokenTypes(rule, prefix);
     if (expected.some((type) => tokenMatcher(next, type))) continue;
     const previous = line[i - 1];
+    if (!previous && blockKind) return { span: span(next), message: `expected ${BLOCK_WORDS[blockKind]} or \`}\` in ${BLOCK_NAMES[blockKind]}, found ${describeToken(next)}` };
     if (!previous) return { span: span(next), message: `expected a statement (a declaration such as \`part\`, or an edge such as \`a -> b\`), found ${describeToken(next)}` };
-    const complete = statementIsComplete(prefix);
+    const complete = !blockKind && statementIsComplete(prefix);
     const options = listExpected(complete ? [...expected, Newline] : expected);
     return { span: span(next), message: `expected ${options} after \`${previous.image}\`, found ${describeToken(next)}` };
   }
   // Every token fits, but the line stops too early.
   const last = line[line.length - 1]!;
-  const expected = nextTokenTypes(line);
+  const expected = nextTokenTypes(rule, line);
   return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`${lineEndDescription(text, last)}` };
 }
 
@@ -968,9 +1082,9 @@ function lineEndDescription(text: string, last: IToken): string {
   return span(last).end >= text.trimEnd().length ? ", found the end of the file" : ", found the end of the line";
 }
 
-function nextTokenTypes(prefix: IToken[]): TokenType[] {
+function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): TokenType[] {
   try {
-    return parser.computeContentAssist("realStatement", prefix).map((path) => path.nextTokenType);
+    return parser.computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
   } catch {
     return [];
   }

@@ -30,6 +30,8 @@ export interface SourceMap {
   rangeOf(pointer: string, part?: PointerPart): Range;
   /** True when `pointer` itself is written in the source. */
   has(pointer: string): boolean;
+  /** Offsets to positions for this source's text. */
+  lineIndex(): LineIndex;
 }
 
 /** The outcome of walking a pointer down a syntax tree as far as it goes. */

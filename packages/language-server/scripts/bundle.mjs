@@ -12,6 +12,8 @@ await build({
   format: "esm",
   sourcemap: true,
   logLevel: "warning",
+  // jsonc-parser's UMD build requires its modules dynamically, which a bundle cannot follow: prefer ESM builds.
+  mainFields: ["module", "main"],
   // vscode-languageserver is CommonJS and requires Node built-ins: give the ESM bundle a `require`.
   banner: { js: "import { createRequire as __wfkitCreateRequire } from 'node:module'; const require = __wfkitCreateRequire(import.meta.url);" },
 });

@@ -94,7 +94,9 @@ function baseName(fileName: string): string {
 }
 
 /** The client options the extension gives vscode-languageclient (plain data, so it is testable). */
-export function documentSelector(): { language?: string; scheme?: string; pattern?: string }[] {
+export type DocumentFilter = { language: string; scheme: string; pattern?: string } | { language: string; pattern: string; scheme?: string };
+
+export function documentSelector(): DocumentFilter[] {
   return [
     { language: "wf", scheme: "file" },
     { language: "wf", scheme: "untitled" },

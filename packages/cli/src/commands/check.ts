@@ -1,58 +1,30 @@
 /** `wfkit check`: the linter. */
 import os from "node:os";
 import path from "node:path";
-import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, stringFlag, type CommandSpec } from "../args.js";
+import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
+import { checkSpec } from "./specs.js";
 import { catalogueAt } from "../catalogue-file.js";
 import type { CheckJob } from "../check-jobs.js";
 import { runCheckJobs } from "../check-jobs.js";
 import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver, type Config } from "../config.js";
 import { UsageError } from "../errors.js";
-import { collectFiles } from "../files.js";
+import { anyIgnores, collectFiles, ignoreFlagMatcher } from "../files.js";
 import { FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
 import type { Io } from "../io.js";
-import { workersAvailable } from "../parallel.js";
+import { BATCH_SIZE, workersAvailable } from "../parallel.js";
 import { plural, summarize, type CheckReport, type FileReport } from "../report.js";
 import { readSourceInput } from "../source-input.js";
 
-export const checkSpec: CommandSpec = {
-  name: "check",
-  summary: "Check workflow definitions (.wf and .json) with the rules of the service's validate-definition.",
-  usage: "[options] [PATH|GLOB|-]...",
-  details: [
-    "PATHs may be files, directories (walked, skipping node_modules and .git) or quoted globs.",
-    "In a directory or glob, *.wf, *.workflow.json and .json files whose top-level keys look like",
-    "a definition (schemaVersion, scope, or nodes and edges) are checked; a file named",
-    "explicitly is always checked. With no PATH, the current directory is checked. `-` reads",
-    "standard input.",
-    "",
-    "Exit status: 0 when there are no errors (and no more warnings than --max-warnings),",
-    "1 when there are, 2 on a usage or I/O error (missing file, invalid catalogue or config).",
-  ].join("\n"),
-  flags: {
-    format: { type: "string", short: "f", value: "FORMAT", description: `Output format: ${FORMATS.join(", ")} (default: pretty).` },
-    catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against (default: the config's, else the built-in SAMPLE)." },
-    config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json for every file instead of searching for one." },
-    "max-warnings": { type: "string", value: "N", description: "Exit 1 when there are more than N warnings." },
-    quiet: { type: "boolean", short: "q", description: "Report errors only (warnings still count for --max-warnings)." },
-    "stdin-filename": { type: "string", value: "NAME", description: "The name of the source read from standard input (-): picks its language, config and how it is shown." },
-  },
-  examples: [
-    { comment: "Check every definition under the current directory", command: "wfkit check" },
-    { comment: "Check some files against your own catalogue", command: "wfkit check flows/*.wf --catalogue catalogue.json" },
-    { comment: "In CI: annotate the pull request, fail on any warning", command: "wfkit check --format github --max-warnings 0" },
-    { comment: "For GitHub code scanning", command: "wfkit check --format sarif > wfkit.sarif" },
-    { comment: "From an editor or hook, on unsaved text", command: "cat flows/brief.wf | wfkit check - --stdin-filename flows/brief.wf" },
-  ],
-};
-
 /**
- * Above this many files, checking is spread over worker threads. Measured with
- * bench/parallel.mjs on a 2-core machine: a worker costs ~40 ms to start (it loads the
- * bundle), while a typical definition checks in well under a millisecond, so threads only
- * win on large batches; see docs/cli.md "Parallelism".
+ * From this many files on, checking is spread over worker threads (the main thread works
+ * too). Measured with bench/parallel.mjs on the project's 2-core machine: a worker costs
+ * 0.5-0.7 s to start, because it loads the bundle and builds the DSL's parser, while a
+ * 44-node definition checks in about 1.5 ms; workers were slower at every size tried up to
+ * 3,200 files (0.65x at 25 files, 0.96x at 3,200). So they are kept for very large batches
+ * and machines with more cores; `WFKIT_WORKERS` overrides (see docs/cli.md "Parallelism").
  */
-export const PARALLEL_THRESHOLD_FILES = 400;
+export const PARALLEL_THRESHOLD_FILES = 5000;
 
 export async function runCheck(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(checkSpec, argv);
@@ -81,9 +53,10 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     const job = jobFor(source.absolutePath, source.displayPath, configs.configFor(source.absolutePath));
     jobs = [{ ...job, text: source.text, languageName: stdinFilename ?? source.displayPath }];
   } else {
-    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", isIgnored: configs.isIgnored });
+    const isIgnored = anyIgnores(configs.isIgnored, ignoreFlagMatcher(stringsFlag(args, "ignore"), io.cwd));
+    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", isIgnored });
     if (!collected.files.length) {
-      io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored by wfkit.config.json\n`);
+      io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
       return 0;
     }
     jobs = collected.files.map((file) => jobFor(file.absolutePath, file.displayPath, configs.configFor(file.absolutePath)));
@@ -91,8 +64,8 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
 
-  const workers = workersAvailable && jobs.length >= PARALLEL_THRESHOLD_FILES ? Math.min(os.availableParallelism(), 8) : 1;
-  const files = await runCheckJobs(jobs, io.cwd, workers);
+  const threads = threadCount(jobs.length, io.env.WFKIT_WORKERS);
+  const files = await runCheckJobs(jobs, io.cwd, threads);
   const all: CheckReport = { files, summary: summarize(files) };
   const shown = quiet ? errorsOnly(files) : all;
 
@@ -104,6 +77,19 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   if (tooManyWarnings)
     io.stderr.write(`wfkit: ${plural(all.summary.warnings, "warning")}${quiet ? " (not shown: --quiet)" : ""}, more than --max-warnings ${maxWarnings} allows\n`);
   return all.summary.errors > 0 || tooManyWarnings ? 1 : 0;
+}
+
+/**
+ * How many threads (the main one included) check `files` files: one below the threshold,
+ * else one per core (at most 8), and never more than there are batches to hand out.
+ * `WFKIT_WORKERS=N` overrides the choice (1 turns workers off), for benchmarks and for
+ * machines whose core count misleads.
+ */
+export function threadCount(files: number, override: string | undefined): number {
+  if (!workersAvailable()) return 1;
+  const forced = override !== undefined && /^\d+$/.test(override) ? Number(override) : undefined;
+  const wanted = forced ?? (files >= PARALLEL_THRESHOLD_FILES ? Math.min(os.availableParallelism(), 8) : 1);
+  return Math.max(1, Math.min(wanted, Math.ceil(files / BATCH_SIZE)));
 }
 
 function errorsOnly(files: readonly FileReport[]): CheckReport {

@@ -9,7 +9,7 @@
  * Columns are 1-based UTF-16, `endColumn` just after the range, as in every wfkit format.
  * Nothing else is printed: a GitHub log is read by the runner, not by a person.
  */
-import { oneBasedRange } from "../report.js";
+import { oneBasedRange, showsSuggestion } from "../report.js";
 import type { Formatter } from "./format.js";
 
 export function escapeData(value: string): string {
@@ -33,7 +33,7 @@ export const formatGithub: Formatter = (report) => {
         ["endColumn", end.column],
         ["title", `wfkit ${fault.code}`],
       ];
-      const message = fault.suggestion !== undefined ? `${fault.message}\nSuggestion: ${fault.suggestion}` : fault.message;
+      const message = showsSuggestion(fault) ? `${fault.message}\nSuggestion: ${fault.suggestion}` : fault.message;
       out += `::${fault.severity} ${properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}\n`;
     }
   return out;

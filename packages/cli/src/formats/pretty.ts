@@ -18,7 +18,7 @@
  */
 import { codeFrame, splitLines } from "../codeframe.js";
 import type { CheckReport, Diagnostic, FileReport } from "../report.js";
-import { oneBased, plural } from "../report.js";
+import { oneBased, plural, showsSuggestion } from "../report.js";
 import type { FormatContext, Formatter } from "./format.js";
 import { formatMinorUnits } from "../money.js";
 
@@ -44,8 +44,8 @@ function renderFault(file: FileReport, fault: Diagnostic, lines: readonly string
   const severity = fault.severity === "error" ? paint.paint(["bold", "red"], "error") : paint.paint(["bold", "yellow"], "warning");
   const start = oneBased(fault.range.start);
   const out = [`${severity}${paint.paint("bold", `[${fault.code}]`)}: ${fault.message}`, `  ${paint.paint("dim", "-->")} ${paint.paint("cyan", `${file.path}:${start.line}:${start.column}`)}`];
-  if (lines.length) out.push(codeFrame(lines, fault.range, paint, "  "));
-  if (fault.suggestion !== undefined) out.push(`  ${paint.paint("green", "suggestion:")} ${fault.suggestion}`);
+  if (lines.length) out.push(codeFrame(lines, fault.range, paint, "  ", fault.severity === "error" ? "red" : "yellow"));
+  if (showsSuggestion(fault)) out.push(`  ${paint.paint("green", "suggestion:")} ${fault.suggestion}`);
   for (const related of fault.related ?? []) {
     const at = oneBased(related.range.start);
     out.push(`  ${paint.paint("dim", "related:")} ${paint.paint("cyan", `${file.path}:${at.line}:${at.column}`)}: ${related.message}`);

@@ -11,7 +11,7 @@
  *   from the message by `[text](id)` as SARIF's embedded links allow.
  */
 import type { Diagnostic, Range } from "../report.js";
-import { oneBasedRange } from "../report.js";
+import { messageWithSuggestion, oneBasedRange } from "../report.js";
 import { HOMEPAGE, VERSION } from "../project.js";
 import { allRuleInfo, type RuleInfo } from "../rule-info.js";
 import type { Formatter } from "./format.js";
@@ -55,8 +55,7 @@ function sarifRule(rule: RuleInfo): Record<string, unknown> {
 function sarifResult(path: string, fault: Diagnostic, indexOf: ReadonlyMap<string, number>): Record<string, unknown> {
   const location = (range: Range) => ({ physicalLocation: { artifactLocation: { uri: relativeUri(path) }, region: sarifRegion(range) } });
   const related = fault.related ?? [];
-  let text = escapeBrackets(fault.message);
-  if (fault.suggestion !== undefined) text += ` Suggestion: ${escapeBrackets(fault.suggestion)}`;
+  let text = escapeBrackets(messageWithSuggestion(fault));
   if (related.length) text += ` See ${related.map((entry, i) => `[${escapeBrackets(entry.message)}](${i + 1})`).join(", ")}.`;
   const result: Record<string, unknown> = { ruleId: fault.code };
   const index = indexOf.get(fault.code);

@@ -33,7 +33,7 @@ export function diagnosticFromClient(d: lsp.Diagnostic): svc.Diagnostic {
     range: d.range,
     severity,
     code: typeof d.code === "string" ? d.code : String(d.code ?? ""),
-    message: d.message,
+    message: typeof d.message === "string" ? d.message : d.message.value,
     source: "wfkit",
     related: (d.relatedInformation ?? []).map((r) => ({ range: r.location.range, message: r.message })),
   };

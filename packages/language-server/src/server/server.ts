@@ -3,7 +3,7 @@
  * settings, the catalogue lookup and the diagnostics schedule; everything a feature
  * computes comes from the service, converted to LSP types in convert.ts.
  */
-import * as lsp from "vscode-languageserver";
+import * as lsp from "vscode-languageserver/node";
 import { fileURLToPath } from "node:url";
 import { createLanguageService, type LanguageService } from "../service/language-service.js";
 import type { WfkitDocument } from "../service/document.js";
@@ -14,41 +14,78 @@ import { CatalogueResolver } from "./catalogue-resolver.js";
 import { DiagnosticsScheduler } from "./diagnostics-scheduler.js";
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from "./settings.js";
 import { WfkitRequests } from "./protocol.js";
+import { InProcessChecker, WorkerChecker, type CheckResult, type CheckSummary, type Checker } from "./checker.js";
+import { isCheckerWorker, runCheckerWorker } from "./checker-worker.js";
 
-/** Which documents the server handles, by language id or, failing that, by file name. */
-export function languageOf(languageId: string, uri: string): Language | undefined {
+/**
+ * Which documents the server handles: `.wf`, `*.workflow.json`, and other JSON files that
+ * look like a Definition or a version-save body (editors that attach the server to every
+ * JSON file should not get diagnostics on package.json).
+ */
+export function languageOf(languageId: string, uri: string, text: string): Language | undefined {
   if (languageId === "wf" || uri.endsWith(".wf")) return "wf";
-  if (languageId === "json" || languageId === "jsonc" || uri.endsWith(".json")) return uri.endsWith(".workflow.json") || languageId === "wfkit-json" ? "json" : undefined;
-  return undefined;
+  if (languageId !== "json" && languageId !== "jsonc" && !uri.endsWith(".json")) return undefined;
+  if (uri.endsWith(".workflow.json")) return "json";
+  return /"(?:schemaVersion|scope)"\s*:/.test(text.slice(0, 4_096)) ? "json" : undefined;
 }
 
-export function listen(connection: lsp.Connection): void {
+export interface ListenOptions {
+  /**
+   * The module a checker worker thread runs (one that calls `runCheckerWorker` when it finds
+   * itself in such a thread, as this module does); `false` checks in-process.
+   */
+  checkerModule?: string | URL | false;
+}
+
+export function listen(connection: lsp.Connection, options: ListenOptions = {}): void {
   const catalogues = new CatalogueResolver();
   let settings: ServerSettings = DEFAULT_SETTINGS;
   let service: LanguageService = createLanguageService({ docsBaseUrl: settings.docsBaseUrl });
   let supportsConfigurationPull = false;
   let supportsWatchedFilesRegistration = false;
   let workspaceRoot: string | undefined;
+  let supportsCodeLensRefresh = false;
   const documents = new Map<string, WfkitDocument>();
-  const scheduler = new DiagnosticsScheduler(publishDiagnostics, () => settings.debounceMs);
+  /** The latest check of each document, for code lenses (which must not wait for a check). */
+  const summaries = new Map<string, { version: number; summary: CheckSummary }>();
+  const scheduler = new DiagnosticsScheduler((uri) => checker.check(uri), () => settings.debounceMs);
+  const inProcess = () => new InProcessChecker(() => service, (uri) => documents.get(uri), publish);
+  let checker: Checker = startChecker();
+
+  function startChecker(): Checker {
+    const module = options.checkerModule;
+    const worker = module === false ? undefined : WorkerChecker.start(module, publish, checkerFailed);
+    return worker ?? inProcess();
+  }
+
+  /** The checker thread died: say so, check in-process from now on, and re-check everything. */
+  function checkerFailed(error: unknown): void {
+    connection.console.error(`wfkit: the checker thread failed (${error instanceof Error ? error.message : String(error)}); checking in-process from now on.`);
+    checker = inProcess();
+    for (const uri of documents.keys()) scheduler.schedule(uri);
+  }
 
   function catalogueFor(uri: string) {
     return catalogues.resolve(uri);
   }
 
-  function publishDiagnostics(uri: string): void {
-    const document = documents.get(uri);
-    if (!document) return;
-    const diagnostics = service.doValidation(document).map((d) => convert.diagnostic(uri, d));
-    // The check is synchronous, so this version is still the current one: nothing stale is sent.
-    void connection.sendDiagnostics({ uri, version: document.version, diagnostics });
+  /** Publishes a check's diagnostics, unless the document has moved on (a newer check is due). */
+  function publish(result: CheckResult): void {
+    scheduler.recordCost(result.uri, result.durationMs);
+    const document = documents.get(result.uri);
+    if (!document || document.version !== result.version) return;
+    summaries.set(result.uri, { version: result.version, summary: result.summary });
+    void connection.sendDiagnostics({ uri: result.uri, version: result.version, diagnostics: result.diagnostics.map((d) => convert.diagnostic(result.uri, d)) });
+    if (supportsCodeLensRefresh) void connection.sendRequest(lsp.CodeLensRefreshRequest.type).catch(() => undefined);
   }
 
   /** Re-reads catalogues and re-checks every open document (settings or a watched file changed). */
   function recheckAll(): void {
+    checker.send({ type: "configure", docsBaseUrl: settings.docsBaseUrl });
     for (const [uri, document] of documents) {
       const resolved = catalogueFor(uri);
       documents.set(uri, service.withCatalogue(document, resolved.catalogue, resolved.problem));
+      checker.send({ type: "catalogue", uri, catalogue: resolved.catalogue, problem: resolved.problem });
       scheduler.schedule(uri);
     }
   }
@@ -79,10 +116,12 @@ export function listen(connection: lsp.Connection): void {
     const capabilities = params.capabilities;
     supportsConfigurationPull = capabilities.workspace?.configuration === true;
     supportsWatchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith("file:")) workspaceRoot = fileURLToPath(folder);
     settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings ?? params.initializationOptions);
     service = createLanguageService({ docsBaseUrl: settings.docsBaseUrl });
+    checker.send({ type: "configure", docsBaseUrl: settings.docsBaseUrl });
     catalogues.configure({ cataloguePath: settings.catalogue, workspaceRoot });
     return {
       capabilities: {
@@ -139,25 +178,27 @@ export function listen(connection: lsp.Connection): void {
   });
 
   connection.onDidOpenTextDocument(({ textDocument }) => {
-    const language = languageOf(textDocument.languageId, textDocument.uri);
+    const language = languageOf(textDocument.languageId, textDocument.uri, textDocument.text);
     if (!language) return;
     const resolved = catalogueFor(textDocument.uri);
-    documents.set(
-      textDocument.uri,
-      service.createDocument({ uri: textDocument.uri, language, version: textDocument.version, text: textDocument.text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem }),
-    );
-    scheduler.schedule(textDocument.uri);
+    const { uri, version, text } = textDocument;
+    documents.set(uri, service.createDocument({ uri, language, version, text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem }));
+    checker.send({ type: "open", uri, language, version, text, catalogue: resolved.catalogue, problem: resolved.problem });
+    scheduler.schedule(uri);
   });
 
   connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
     const document = documents.get(textDocument.uri);
     if (!document) return;
     documents.set(textDocument.uri, service.updateDocument(document, textDocument.version, contentChanges));
+    checker.send({ type: "change", uri: textDocument.uri, version: textDocument.version, changes: contentChanges });
     scheduler.schedule(textDocument.uri);
   });
 
   connection.onDidCloseTextDocument(({ textDocument }) => {
     if (!documents.delete(textDocument.uri)) return;
+    summaries.delete(textDocument.uri);
+    checker.send({ type: "close", uri: textDocument.uri });
     scheduler.forget(textDocument.uri);
     void connection.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
   });
@@ -242,7 +283,13 @@ export function listen(connection: lsp.Connection): void {
   );
 
   connection.onCodeLens((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => service.getCodeLenses(document).map((lens) => convert.codeLens(document.uri, lens))),
+    withDocument(params.textDocument.uri, token, null, (document) => {
+      // The lens shows the latest check (the document's own, or the one before while a check
+      // runs): computing a check here would block the connection on a big file.
+      const latest = summaries.get(document.uri);
+      if (!latest) return [];
+      return service.getCodeLenses(document, { ...latest.summary, stale: latest.version !== document.version }).map((lens) => convert.codeLens(document.uri, lens));
+    }),
   );
 
   connection.languages.semanticTokens.on((params, token) =>
@@ -266,7 +313,10 @@ export function listen(connection: lsp.Connection): void {
     withDocument(params.uri, token, { error: "The document is not open in the language server." }, (document) => service.estimate(document)),
   );
 
-  connection.onShutdown(() => scheduler.dispose());
+  connection.onShutdown(async () => {
+    scheduler.dispose();
+    await checker.dispose();
+  });
   connection.listen();
 }
 
@@ -275,10 +325,31 @@ export function listen(connection: lsp.Connection): void {
  * command line says `--node-ipc` / `--socket=N`, as vscode-languageclient passes it).
  */
 export function startServer(): void {
+  // In a checker thread this module already started the checker loop (see the end of the file).
+  if (isCheckerWorker()) return;
   const viaIpcOrSocket = process.argv.some((arg) => arg === "--node-ipc" || arg.startsWith("--socket") || arg.startsWith("--pipe"));
-  const connection = viaIpcOrSocket ? lsp.createConnection(lsp.ProposedFeatures.all) : lsp.createConnection(process.stdin, process.stdout);
+  const connection = viaIpcOrSocket ? lsp.createConnection(lsp.ProposedFeatures.all) : lsp.createConnection(lsp.ProposedFeatures.all, process.stdin, process.stdout);
   // stdout carries the protocol: anything logged must go to the client's log instead.
   console.log = (...args: unknown[]) => connection.console.log(args.map(String).join(" "));
   console.error = (...args: unknown[]) => connection.console.error(args.map(String).join(" "));
-  listen(connection);
+  // WFKIT_LSP_IN_PROCESS=1 checks on the connection's thread (for debugging, and to test that path).
+  listen(connection, { checkerModule: process.env.WFKIT_LSP_IN_PROCESS === "1" ? false : ownModule() });
 }
+
+/**
+ * The file this code was loaded from, for the checker thread: the bundle (`server.mjs`,
+ * `server.cjs`, the CLI's `lsp.mjs`) or this module. A CommonJS bundle knows `__filename`;
+ * an ES module knows `import.meta.url`.
+ */
+function ownModule(): string | URL | undefined {
+  if (typeof __filename === "string" && __filename) return __filename;
+  try {
+    return new URL(import.meta.url);
+  } catch {
+    return undefined;
+  }
+}
+
+// A checker thread loads this same module; in that thread (and only there) it starts the
+// checker loop. In the main thread importing this module does nothing.
+if (isCheckerWorker()) runCheckerWorker();

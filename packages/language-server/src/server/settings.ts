@@ -1,3 +1,5 @@
+import { DEFAULT_DOCS_BASE_URL } from "../service/language-service.js";
+
 /** The server's settings (`wfkit.*`), as read from the client's configuration or initialization options. */
 export interface ServerSettings {
   /** `wfkit.catalogue`: path of the part catalogue; relative to the workspace folder. */
@@ -13,7 +15,6 @@ export interface ServerSettings {
   inlayHints: boolean;
 }
 
-export const DEFAULT_DOCS_BASE_URL = "https://github.com/wfkit/wfkit/blob/main/docs/rules/";
 
 export const DEFAULT_SETTINGS: ServerSettings = {
   catalogue: undefined,

@@ -4,11 +4,11 @@
  * JSON it is `analyzeSource` itself plus jsonc-parser's tree for hovers.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";
-import { analyzeSource, compileAst, placeFault, compareFaults, type SourceFault, type WfFile, type SourceMap } from "@wfkit/dsl";
-import { parseTree, type Node as JsonNode } from "jsonc-parser";
+import { analyzeSource, parseJsonSource, placeFault, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
 import type { WfkitDocument } from "./document.js";
-import { SymbolTable } from "./wf/symbols.js";
-import { IncrementalParser } from "./wf/incremental-parser.js";
+
+/** jsonc-parser's syntax tree, as @wfkit/dsl exposes it. */
+export type JsonNode = NonNullable<JsonSource["tree"]>;
 
 export interface Analysis {
   faults: SourceFault[];
@@ -19,9 +19,6 @@ export interface Analysis {
   /** The definition the CLI would check (undefined when syntax errors make it uncertain). */
   definition: unknown;
   sourceMap: SourceMap;
-  /** `.wf` only. */
-  ast: WfFile | undefined;
-  symbols: SymbolTable | undefined;
   /** JSON only. */
   jsonTree: JsonNode | undefined;
 }
@@ -39,9 +36,7 @@ function analyzeJson(document: WfkitDocument): Analysis {
     compiled: result.definition,
     definition: result.definition,
     sourceMap: result.sourceMap,
-    ast: undefined,
-    symbols: undefined,
-    jsonTree: parseTree(document.text),
+    jsonTree: parseJsonSource(document.text).tree,
   };
 }
 
@@ -51,9 +46,8 @@ function analyzeJson(document: WfkitDocument): Analysis {
  * faults placed through the source map, minus those at the very place of a language error.
  */
 function analyzeWf(document: WfkitDocument): Analysis {
-  const parser = document.parser ?? new IncrementalParser();
-  const parsed = parser.parse(document.text, document.lines);
-  const compiled = compileAst(parsed.ast, document.text);
+  const parsed = document.parsed;
+  const compiled = document.compiled!;
   const faults: SourceFault[] = [...parsed.diagnostics, ...compiled.diagnostics];
   const hasSyntaxErrors = parsed.diagnostics.some((fault) => fault.severity === "error");
   let estimate: Estimate | undefined;
@@ -75,8 +69,11 @@ function analyzeWf(document: WfkitDocument): Analysis {
     compiled: compiled.definition,
     definition,
     sourceMap: compiled.sourceMap,
-    ast: parsed.ast,
-    symbols: new SymbolTable(parsed.ast),
     jsonTree: undefined,
   };
+}
+
+/** The order `analyzeSource` reports faults in: by start, then end, errors before warnings. */
+function compareFaults(a: SourceFault, b: SourceFault): number {
+  return a.span.start - b.span.start || a.span.end - b.span.end || (a.severity === "error" ? 0 : 1) - (b.severity === "error" ? 0 : 1);
 }

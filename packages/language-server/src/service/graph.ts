@@ -3,6 +3,7 @@
  * legal edge targets in completion). Read defensively: the text may be half-written.
  */
 import { indexCatalogue, isPlainObject, type Catalogue } from "@wfkit/core";
+import type { WfkitDocument } from "./document.js";
 
 export interface GraphNodeView {
   id: string;
@@ -15,6 +16,11 @@ export interface GraphView {
   nodes: Map<string, GraphNodeView>;
   successors: Map<string, string[]>;
   predecessors: Map<string, string[]>;
+}
+
+/** The definition a document stands for, compiled but not checked (JSON: the parsed value). */
+export function compiledOf(document: WfkitDocument): unknown {
+  return document.language === "wf" ? document.compiled?.definition : document.analysis.compiled;
 }
 
 export function graphOf(compiled: unknown): GraphView {

@@ -8,16 +8,34 @@ import type { Position, Range, TextChange } from "./types.js";
 export class LineMap {
   private readonly starts: number[];
 
-  constructor(readonly text: string) {
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 13) {
-        if (text.charCodeAt(i + 1) === 10) i++;
-        starts.push(i + 1);
-      } else if (code === 10) starts.push(i + 1);
+  constructor(
+    readonly text: string,
+    /** @internal Line starts already known (from `edited`). */
+    starts?: number[],
+  ) {
+    this.starts = starts ?? scanLineStarts(text, 0, text.length, [0]);
+  }
+
+  /**
+   * The line map of `text` after one edit of this map's text (`start`..`oldEnd` became
+   * `start`..`newEnd`): line starts before the edit are kept, those after it shifted, and
+   * only the edited stretch is scanned, so a keystroke in a 30,000-line file costs microseconds.
+   */
+  edited(text: string, edit: TextEditRegion): LineMap {
+    const { start, oldEnd, newEnd } = edit;
+    const delta = newEnd - oldEnd;
+    const starts: number[] = [];
+    const old = this.starts;
+    let i = 0;
+    // A line start p is decided by the characters at p - 1 and p; keep those wholly before the edit.
+    for (; i < old.length && old[i]! < start; i++) starts.push(old[i]!);
+    for (let p = Math.max(1, start); p <= Math.min(newEnd + 1, text.length); p++) {
+      const previous = text.charCodeAt(p - 1);
+      if (previous === 10 || (previous === 13 && text.charCodeAt(p) !== 10)) starts.push(p);
     }
-    this.starts = starts;
+    while (i < old.length && old[i]! < oldEnd + 2) i++;
+    for (; i < old.length; i++) starts.push(old[i]! + delta);
+    return new LineMap(text, starts);
   }
 
   get lineCount(): number {
@@ -65,21 +83,59 @@ export class LineMap {
   }
 }
 
-/** Applies editor changes in order (each change's range refers to the text left by the previous one). */
-export function applyChanges(text: string, changes: readonly TextChange[]): string {
-  let current = text;
-  for (const change of changes) {
-    if (!change.range) {
-      current = change.text;
-      continue;
-    }
-    const lines = new LineMap(current);
-    let start = lines.offsetAt(change.range.start);
-    let end = lines.offsetAt(change.range.end);
-    if (end < start) [start, end] = [end, start];
-    current = current.slice(0, start) + change.text + current.slice(end);
+function scanLineStarts(text: string, from: number, to: number, starts: number[]): number[] {
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (code === 10) starts.push(i + 1);
   }
-  return current;
+  return starts;
+}
+
+/** Where a text changed: `start`..`oldEnd` of the old text became `start`..`newEnd` of the new one. */
+export interface TextEditRegion {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+export interface AppliedChanges {
+  text: string;
+  lines: LineMap;
+  /** One region covering every change (the text outside it is unchanged). */
+  region: TextEditRegion;
+}
+
+/**
+ * Applies editor changes in order (each change's range refers to the text the previous one
+ * left) and reports the one region of the text they touched, for incremental reparsing.
+ */
+export function applyChanges(lines: LineMap, changes: readonly TextChange[]): AppliedChanges {
+  let current = lines;
+  const originalLength = lines.text.length;
+  let region: { start: number; end: number } | undefined;
+  for (const change of changes) {
+    const text = current.text;
+    let start = change.range ? current.offsetAt(change.range.start) : 0;
+    let end = change.range ? current.offsetAt(change.range.end) : text.length;
+    if (end < start) [start, end] = [end, start];
+    const next = text.slice(0, start) + change.text + text.slice(end);
+    const delta = change.text.length - (end - start);
+    const edit = { start, oldEnd: end, newEnd: start + change.text.length };
+    current = change.range ? current.edited(next, edit) : new LineMap(next);
+    // Grow the touched region (in the coordinates of the text after this change).
+    if (!region) region = { start, end: edit.newEnd };
+    else {
+      // The old region's end: before the change it stays, after it it shifts, inside it it was replaced.
+      const regionEnd = region.end <= start ? region.end : region.end >= end ? region.end + delta : edit.newEnd;
+      region = { start: Math.min(region.start, start), end: Math.max(regionEnd, edit.newEnd) };
+    }
+  }
+  const text = current.text;
+  const touched = region ?? { start: 0, end: 0 };
+  return { text, lines: current, region: { start: touched.start, oldEnd: touched.end - (text.length - originalLength), newEnd: touched.end } };
 }
 
 const WORD = /[A-Za-z0-9_.\-]/;

@@ -1,9 +1,9 @@
 /** Hover: parts (catalogue facts), nodes (kind, inputs, outputs), subjects (label, identifiers). */
 import { indexCatalogue } from "@wfkit/core";
 import type { PartStatement, Statement, SubjectStatement } from "@wfkit/dsl";
-import { findNodeAtOffset, getNodePath, type Node as JsonNode } from "jsonc-parser";
+import type { JsonNode } from "../analysis.js";
 import type { WfkitDocument } from "../document.js";
-import { capabilitiesOf, graphOf, type GraphView } from "../graph.js";
+import { capabilitiesOf, compiledOf, graphOf, type GraphView } from "../graph.js";
 import type { Hover, Position } from "../types.js";
 import { describeCatalogueSubject, describePart, list } from "./describe.js";
 
@@ -13,7 +13,7 @@ export function doHover(document: WfkitDocument, position: Position): Hover | un
 }
 
 function hoverWf(document: WfkitDocument, offset: number): Hover | undefined {
-  const { symbols, ast, compiled } = document.analysis;
+  const { symbols, ast } = document;
   if (!symbols || !ast) return undefined;
   const range = (span: { start: number; end: number }) => document.lines.rangeOf(span.start, span.end);
   const statement = statementAt(ast.statements, offset);
@@ -28,7 +28,7 @@ function hoverWf(document: WfkitDocument, offset: number): Hover | undefined {
     const contents = declaration ? describeSubjectStatement(document, declaration.statement as SubjectStatement) : `Subject \`${occurrence.name}\` is not declared in this file.`;
     return { contents, range: range(occurrence.span) };
   }
-  return { contents: describeNode(document, graphOf(compiled), occurrence.name), range: range(occurrence.span) };
+  return { contents: describeNode(document, graphOf(compiledOf(document)), occurrence.name), range: range(occurrence.span) };
 }
 
 function partHover(document: WfkitDocument, statement: PartStatement, offset: number): Hover | undefined {
@@ -66,7 +66,8 @@ function describeNode(document: WfkitDocument, graph: GraphView, id: string): st
     lines.push("", `part \`${node.partId}\`${typeof node.raw.partVersion === "string" ? `@${node.raw.partVersion}` : ""}${part?.title ? `: ${part.title}` : part ? "" : " (not in the catalogue)"}`);
   }
   const { requires, produces } = capabilitiesOf(node, document.catalogue);
-  lines.push("", `- inputs: ${list(graph.predecessors.get(id) ?? [])}`, `- outputs: ${list(graph.successors.get(id) ?? [])}`);
+  const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
+  lines.push("", `- inputs: ${list(unique(graph.predecessors.get(id)))}`, `- outputs: ${list(unique(graph.successors.get(id)))}`);
   if (requires) lines.push(`- requires: ${list(requires)}`);
   if (produces) lines.push(`- produces: ${list(produces)}`);
   return lines.join("\n");
@@ -93,7 +94,7 @@ function describeSubjectStatement(document: WfkitDocument, statement: SubjectSta
 function hoverJson(document: WfkitDocument, offset: number): Hover | undefined {
   const tree = document.analysis.jsonTree;
   if (!tree) return undefined;
-  const node = findNodeAtOffset(tree, offset, true);
+  const node = findNodeAtOffset(tree, offset);
   if (!node || node.type !== "string") return undefined;
   const path = getNodePath(node);
   const range = document.lines.rangeOf(node.offset, node.offset + node.length);
@@ -110,7 +111,7 @@ function hoverJson(document: WfkitDocument, offset: number): Hover | undefined {
   }
   const inNodes = path.includes("nodes") && field === "id" && path.length - path.indexOf("nodes") === 3;
   const inEdges = path.includes("edges") && (field === "from" || field === "to");
-  if (inNodes || inEdges) return { contents: describeNode(document, graphOf(document.analysis.compiled), value), range };
+  if (inNodes || inEdges) return { contents: describeNode(document, graphOf(compiledOf(document)), value), range };
   return undefined;
 }
 
@@ -135,3 +136,25 @@ export function statementAt(statements: readonly Statement[], offset: number): S
   return undefined;
 }
 
+
+/** The innermost node of a JSON tree at `offset` (its right edge included). */
+function findNodeAtOffset(node: JsonNode, offset: number): JsonNode | undefined {
+  if (offset < node.offset || offset > node.offset + node.length) return undefined;
+  for (const child of node.children ?? []) {
+    const found = findNodeAtOffset(child, offset);
+    if (found) return found;
+  }
+  return node;
+}
+
+/** The JSON path of a value node: property names and array indices from the root. */
+function getNodePath(node: JsonNode): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let current = node; current.parent; current = current.parent) {
+    const parent = current.parent;
+    if (parent.type === "property") {
+      if (parent.children?.[1] === current) path.unshift(String(parent.children[0]!.value));
+    } else if (parent.type === "array") path.unshift(parent.children!.indexOf(current));
+  }
+  return path;
+}

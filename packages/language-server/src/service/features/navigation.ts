@@ -5,7 +5,7 @@ import { writeName, type Occurrence } from "../wf/symbols.js";
 
 function occurrenceAt(document: WfkitDocument, position: Position): Occurrence | undefined {
   if (document.language !== "wf") return undefined;
-  return document.analysis.symbols?.occurrenceAt(document.lines.offsetAt(position));
+  return document.symbols?.occurrenceAt(document.lines.offsetAt(position));
 }
 
 function rangeOf(document: WfkitDocument, occurrence: Occurrence): Range {
@@ -15,14 +15,14 @@ function rangeOf(document: WfkitDocument, occurrence: Occurrence): Range {
 export function findDefinition(document: WfkitDocument, position: Position): Range | undefined {
   const occurrence = occurrenceAt(document, position);
   if (!occurrence) return undefined;
-  const declaration = document.analysis.symbols!.declarationsOf(occurrence.namespace, occurrence.name)[0];
+  const declaration = document.symbols!.declarationsOf(occurrence.namespace, occurrence.name)[0];
   return declaration && rangeOf(document, declaration);
 }
 
 export function findReferences(document: WfkitDocument, position: Position, includeDeclaration: boolean): Range[] {
   const occurrence = occurrenceAt(document, position);
   if (!occurrence) return [];
-  const symbols = document.analysis.symbols!;
+  const symbols = document.symbols!;
   const all = symbols.occurrencesOf(occurrence.namespace, occurrence.name);
   const declarations = new Set(symbols.declarationsOf(occurrence.namespace, occurrence.name));
   return all.filter((o) => includeDeclaration || !declarations.has(o as never)).map((o) => rangeOf(document, o));
@@ -31,7 +31,7 @@ export function findReferences(document: WfkitDocument, position: Position, incl
 export function findDocumentHighlights(document: WfkitDocument, position: Position): DocumentHighlight[] {
   const occurrence = occurrenceAt(document, position);
   if (!occurrence) return [];
-  const symbols = document.analysis.symbols!;
+  const symbols = document.symbols!;
   const declarations = new Set<Occurrence>(symbols.declarationsOf(occurrence.namespace, occurrence.name));
   return symbols.occurrencesOf(occurrence.namespace, occurrence.name).map((o) => ({ range: rangeOf(document, o), kind: declarations.has(o) ? "write" : "read" }));
 }
@@ -46,7 +46,7 @@ export function doRename(document: WfkitDocument, position: Position, newName: s
   const occurrence = occurrenceAt(document, position);
   if (!occurrence) return { error: "Only node and subject names can be renamed." };
   if (newName.trim() === "") return { error: "A name cannot be empty." };
-  const symbols = document.analysis.symbols!;
+  const symbols = document.symbols!;
   if (newName !== occurrence.name && symbols.declarationsOf(occurrence.namespace, newName).length)
     return { error: `A ${occurrence.namespace} named \`${newName}\` already exists; renaming would merge the two.` };
   const edits = symbols.occurrencesOf(occurrence.namespace, occurrence.name).map((o) => ({ range: rangeOf(document, o), newText: writeName(newName, o.alwaysQuoted) }));

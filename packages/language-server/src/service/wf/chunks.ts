@@ -8,7 +8,9 @@
  * correctly: strings (which end at a line break) and `#` comments are skipped.
  *
  * An unclosed `{` keeps the depth above 0 to the end of the text, so everything after it is
- * one chunk, exactly as the full parser would read it.
+ * one chunk, exactly as the full parser would read it. And a line starting with `->`
+ * continues the chain above it (blank and comment lines between do not matter), so no
+ * boundary falls before such a line either.
  */
 
 export interface Chunk {
@@ -23,20 +25,31 @@ const CR = 13;
 const QUOTE = 34;
 const HASH = 35;
 const BACKSLASH = 92;
-const OPENERS = new Set([123, 91]); // { [
-const CLOSERS = new Set([125, 93]); // } ]
+const LBRACE = 123;
+const LBRACKET = 91;
+const RBRACE = 125;
+const RBRACKET = 93;
+
+/** Splits a whole text into chunks. */
+export function splitChunks(text: string): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  do {
+    const end = chunkEnd(text, start);
+    chunks.push({ start, text: text.slice(start, end) });
+    start = end;
+  } while (start < text.length);
+  return chunks;
+}
 
 /**
- * Lines are grouped into chunks of at least `minLines` lines (boundaries still fall only at
- * depth 0), trading a little reparse work per edit for far fewer chunks to splice.
+ * The end of the chunk that starts at `start` (a boundary: bracket depth 0): just after the
+ * first line break at depth 0 that no `->` line continues, or the end of the text.
  */
-export function splitChunks(text: string, minLines = 1): Chunk[] {
-  const chunks: Chunk[] = [];
+export function chunkEnd(text: string, start: number): number {
   let depth = 0;
-  let chunkStart = 0;
-  let linesInChunk = 0;
   const length = text.length;
-  let i = 0;
+  let i = start;
   while (i < length) {
     const code = text.charCodeAt(i);
     if (code === QUOTE) {
@@ -59,21 +72,31 @@ export function splitChunks(text: string, minLines = 1): Chunk[] {
       while (i < length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== CR) i++;
       continue;
     }
-    if (OPENERS.has(code)) depth++;
-    else if (CLOSERS.has(code)) depth = Math.max(0, depth - 1);
+    if (code === LBRACE || code === LBRACKET) depth++;
+    else if (code === RBRACE || code === RBRACKET) depth = Math.max(0, depth - 1);
     else if (code === LF || code === CR) {
       if (code === CR && text.charCodeAt(i + 1) === LF) i++;
       i++;
-      linesInChunk++;
-      if (depth === 0 && linesInChunk >= minLines) {
-        chunks.push({ start: chunkStart, text: text.slice(chunkStart, i) });
-        chunkStart = i;
-        linesInChunk = 0;
-      }
+      if (depth === 0 && !continuesChain(text, i)) return i;
       continue;
     }
     i++;
   }
-  if (chunkStart < length || chunks.length === 0) chunks.push({ start: chunkStart, text: text.slice(chunkStart) });
-  return chunks;
+  return length;
+}
+
+const SPACE = 32;
+const TAB = 9;
+
+/** True when the next significant text from `offset` (past blanks, line breaks, comments) is `->`. */
+function continuesChain(text: string, offset: number): boolean {
+  let i = offset;
+  const length = text.length;
+  while (i < length) {
+    const code = text.charCodeAt(i);
+    if (code === SPACE || code === TAB || code === LF || code === CR || code === 12 || code === 11 || code === 0xa0 || code === 0xfeff) i++;
+    else if (code === HASH) while (i < length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== CR) i++;
+    else return code === 45 && text.charCodeAt(i + 1) === 62; // "->"
+  }
+  return false;
 }

@@ -1,113 +1,200 @@
 /**
- * Incremental `.wf` parsing: only the statements an edit touched are parsed again.
+ * Incremental `.wf` parsing: only the statements an edit touches are parsed again.
  *
- * The text is split into statement chunks (chunks.ts) and each chunk's parse is kept, keyed
- * by the chunk's text. After an edit the new text is split again (a scan at memory speed),
- * chunks whose text is unchanged reuse their parse, and only new texts go through the
- * chevrotain parser. The reused syntax trees are moved to their new place by shifting their
- * offsets in place, which is why a parser instance belongs to one document's history: once
- * a newer version is parsed, the trees of older versions are no longer valid.
+ * The text is kept as a list of statement chunks (chunks.ts), each with its syntax trees and
+ * syntax faults. After an edit, chunking restarts at the last statement before the edit and
+ * runs forward until it meets an old chunk boundary past the edit; only the chunks in
+ * between are parsed (chevrotain), and the chunks after them are reused, their offsets
+ * shifted in place. Cost: the edited statements plus one pass over the spans after the edit,
+ * instead of lexing and parsing the whole file.
  *
- * The result is the same `WfFile` and syntax diagnostics that parsing the whole text gives
- * (the soak test checks exactly that), at a cost that grows with the edit, not the file.
+ * Shifting in place means a parser belongs to one document's history: once a newer version
+ * is parsed, the trees of older versions are no longer valid.
+ *
+ * The result is exactly what `parse(text)` gives for the whole text (trees and syntax faults);
+ * a test compares the two after thousands of random edits.
  */
-import { parse, type SourceFault, type WfFile } from "@wfkit/dsl";
-import type { Statement } from "@wfkit/dsl";
-import { splitChunks } from "./chunks.js";
-import { LineMap } from "../text.js";
+import { parse, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
+import { chunkEnd } from "./chunks.js";
+import type { LineMap, TextEditRegion } from "../text.js";
 
 type Comment = WfFile["comments"][number];
 
 interface ParsedChunk {
-  readonly text: string;
-  /** Where the chunk's spans currently point: the offset of its first character. */
-  offset: number;
+  start: number;
+  end: number;
   readonly statements: Statement[];
   readonly comments: Comment[];
-  /** Syntax faults, with spans at `offset` (ranges are recomputed for the whole text). */
+  /** Syntax faults, spans in document offsets (ranges are recomputed when placed). */
   readonly faults: SourceFault[];
+  /**
+   * Every span object of the chunk, once each: the tree shares span objects between nodes
+   * (a kind and its spec), so shifting walks this list rather than the tree.
+   */
+  readonly spans: Span[];
 }
 
 export interface ParseResult {
   ast: WfFile;
   /** Syntax faults with ranges in the whole text. */
   diagnostics: SourceFault[];
-  /** How many chunks had to be parsed (the rest were reused): for tests and the benchmark. */
+  /** How many chunks were parsed for this version (the rest were reused): for tests and benchmarks. */
   parsedChunks: number;
   totalChunks: number;
 }
 
-export class IncrementalParser {
-  /** The chunks of the last parse, by text; a text can occur several times (blank lines). */
-  private pool = new Map<string, ParsedChunk[]>();
+/** After a chunk that is not the last: a comment line, which adds no token but says "a line follows". */
+const MORE_FOLLOWS = "\n#";
 
-  parse(text: string, lines: LineMap): ParseResult {
-    const chunks = splitChunks(text);
-    const nextPool = new Map<string, ParsedChunk[]>();
+export class IncrementalParser {
+  private chunks: ParsedChunk[] = [];
+  private parsedChunks = 0;
+
+  /** Parses a whole text (on open, or when the whole text is replaced). */
+  reset(text: string, lines: LineMap): ParseResult {
+    const full = parse(text);
+    this.chunks = distribute(text, full.ast, full.diagnostics);
+    this.parsedChunks = this.chunks.length;
+    return this.result(text, lines);
+  }
+
+  /** Parses the text after one edit of the text last parsed. */
+  update(text: string, lines: LineMap, region: TextEditRegion): ParseResult {
+    const chunks = this.chunks;
+    if (chunks.length === 0) return this.reset(text, lines);
+    const delta = region.newEnd - region.oldEnd;
+
+    // Restart at the last chunk before the edit that holds a statement: a boundary there
+    // cannot move (the depth before it is 0 and its line's first token is untouched).
+    let first = Math.max(0, indexAt(chunks, region.start) - 1);
+    while (first > 0 && chunks[first]!.statements.length === 0 && chunks[first]!.faults.length === 0) first--;
+
+    // Chunk forward until a boundary lines up with an old one past the edit.
+    const fresh: ParsedChunk[] = [];
+    let start = chunks[first]!.start;
+    let old = first;
+    let reuseFrom = chunks.length;
+    for (;;) {
+      const end = chunkEnd(text, start);
+      fresh.push(parseChunk(text, start, end));
+      start = end;
+      if (start >= text.length) break;
+      if (start < region.newEnd) continue;
+      while (old < chunks.length && chunks[old]!.start < start - delta) old++;
+      if (old < chunks.length && chunks[old]!.start === start - delta) {
+        reuseFrom = old;
+        break;
+      }
+    }
+    const reused = chunks.slice(reuseFrom);
+    for (const chunk of reused) shift(chunk, delta);
+    this.chunks = [...chunks.slice(0, first), ...fresh, ...reused];
+    this.parsedChunks = fresh.length;
+    return this.result(text, lines);
+  }
+
+  private result(text: string, lines: LineMap): ParseResult {
     const statements: Statement[] = [];
     const comments: Comment[] = [];
     const diagnostics: SourceFault[] = [];
-    let parsedChunks = 0;
-    for (const chunk of chunks) {
-      let parsed = this.pool.get(chunk.text)?.pop();
-      if (!parsed) {
-        parsed = parseChunk(chunk.text);
-        parsedChunks++;
-      }
-      if (parsed.offset !== chunk.start) {
-        shiftSpans(parsed.statements, chunk.start - parsed.offset);
-        shiftSpans(parsed.comments, chunk.start - parsed.offset);
-        for (const fault of parsed.faults) {
-          shiftSpans(fault.span, chunk.start - parsed.offset);
-          for (const entry of fault.related ?? []) shiftSpans(entry.span, chunk.start - parsed.offset);
-        }
-        parsed.offset = chunk.start;
-      }
-      let list = nextPool.get(chunk.text);
-      if (!list) nextPool.set(chunk.text, (list = []));
-      list.push(parsed);
-      for (const statement of parsed.statements) statements.push(statement);
-      for (const comment of parsed.comments) comments.push(comment);
-      for (const fault of parsed.faults) diagnostics.push(placeAt(fault, lines));
+    for (const chunk of this.chunks) {
+      for (const statement of chunk.statements) statements.push(statement);
+      for (const comment of chunk.comments) comments.push(comment);
+      for (const fault of chunk.faults) diagnostics.push(placeAt(fault, lines));
     }
-    this.pool = nextPool;
     const ast: WfFile = { type: "file", span: { start: 0, end: text.length }, statements, comments };
-    return { ast, diagnostics, parsedChunks, totalChunks: chunks.length };
+    return { ast, diagnostics, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
   }
 }
 
-function parseChunk(text: string): ParsedChunk {
-  const result = parse(text);
-  return { text, offset: 0, statements: result.ast.statements, comments: result.ast.comments, faults: result.diagnostics };
+/** The chunk holding `offset` (the last one starting at or before it). */
+function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
+  let low = 0;
+  let high = chunks.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (chunks[middle]!.start <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+function parseChunk(text: string, start: number, end: number): ParsedChunk {
+  const isLast = end >= text.length;
+  const chunkText = text.slice(start, end);
+  const result = parse(isLast ? chunkText : chunkText + MORE_FOLLOWS);
+  const comments = isLast ? result.ast.comments : result.ast.comments.filter((comment) => comment.span.start < chunkText.length);
+  const chunk = makeChunk(0, chunkText.length, result.ast.statements, comments, result.diagnostics);
+  shift(chunk, start);
+  return chunk;
+}
+
+function makeChunk(start: number, end: number, statements: Statement[], comments: Comment[], faults: SourceFault[]): ParsedChunk {
+  const spans = new Set<Span>();
+  collectSpans([statements, comments, faults], spans);
+  return { start, end, statements, comments, faults, spans: [...spans] };
+}
+
+function shift(chunk: ParsedChunk, delta: number): void {
+  if (delta === 0) return;
+  for (const span of chunk.spans) {
+    span.start += delta;
+    span.end += delta;
+  }
+  chunk.start += delta;
+  chunk.end += delta;
+}
+
+/** Splits a whole-text parse into chunks, by the chunk boundaries of the text. */
+function distribute(text: string, ast: WfFile, faults: SourceFault[]): ParsedChunk[] {
+  const chunks: ParsedChunk[] = [];
+  let s = 0;
+  let c = 0;
+  let f = 0;
+  let start = 0;
+  do {
+    const end = chunkEnd(text, start);
+    const isLast = end >= text.length;
+    const inChunk = (span: Span) => isLast || span.start < end;
+    const statements: Statement[] = [];
+    const comments: Comment[] = [];
+    const chunkFaults: SourceFault[] = [];
+    while (s < ast.statements.length && inChunk(ast.statements[s]!.span)) statements.push(ast.statements[s++]!);
+    while (c < ast.comments.length && inChunk(ast.comments[c]!.span)) comments.push(ast.comments[c++]!);
+    while (f < faults.length && inChunk(faults[f]!.span)) chunkFaults.push(faults[f++]!);
+    chunks.push(makeChunk(start, end, statements, comments, chunkFaults));
+    start = end;
+  } while (start < text.length);
+  return chunks;
 }
 
 /** A copy of a chunk's fault with its range computed in the whole text. */
 function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
   const placed: SourceFault = { ...fault, span: { ...fault.span }, range: lines.rangeOf(fault.span.start, fault.span.end) };
-  if (fault.related) placed.related = fault.related.map((entry) => ({ ...entry, range: lines.rangeOf(entry.span.start, entry.span.end) }));
+  if (fault.related) placed.related = fault.related.map((entry) => ({ ...entry, span: { ...entry.span }, range: lines.rangeOf(entry.span.start, entry.span.end) }));
   return placed;
 }
 
 /**
- * Adds `delta` to every span in a syntax tree, in place. A span is any object whose only
- * fields are the numbers `start` and `end`; the tree is walked generically so that new
- * syntax in the DSL needs no change here.
+ * Finds every span in a syntax tree (and in faults). A span is any object whose only fields
+ * are the numbers `start` and `end`; the tree is walked generically so that new syntax in
+ * the DSL needs no change here. Faults' `range` objects are not spans (line/character).
  */
-export function shiftSpans(value: unknown, delta: number): void {
-  if (delta === 0 || value === null || typeof value !== "object") return;
+export function collectSpans(value: unknown, into: Set<Span>): void {
+  if (value === null || typeof value !== "object") return;
   if (Array.isArray(value)) {
-    for (const element of value) shiftSpans(element, delta);
+    for (const element of value) collectSpans(element, into);
     return;
   }
   const record = value as Record<string, unknown>;
   if (isSpan(record)) {
-    (record as { start: number }).start += delta;
-    (record as { end: number }).end += delta;
+    into.add(record as unknown as Span);
     return;
   }
   for (const key in record) {
+    if (key === "range") continue;
     const field = record[key];
-    if (field !== null && typeof field === "object") shiftSpans(field, delta);
+    if (field !== null && typeof field === "object") collectSpans(field, into);
   }
 }
 

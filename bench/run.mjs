@@ -1,0 +1,50 @@
+// `npm run bench`: every performance figure wfkit publishes, measured in one run and
+// printed as tables; the figures are written to bench/results.json. Each comparison is
+// measured side by side in one process (or, for process start-up, back to back), so the
+// ratios hold on a noisy machine. BENCH_QUICK=1 skips the 1M-node sizes.
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { benchChecker } from "./core.mjs";
+import { benchDsl } from "./dsl.mjs";
+import { benchMemory } from "./memory.mjs";
+import { benchCliStartup } from "./cli.mjs";
+import { benchLspLatency } from "./lsp.mjs";
+
+const quick = process.env.BENCH_QUICK === "1";
+const scaling = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
+const results = { machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), node: process.version }, goals: {} };
+
+const growth = (rows, key) => rows.slice(1).map((row, i) => ({ from: rows[i].nodes, to: row.nodes, factor: row[key] / rows[i][key] }));
+const section = (title, rows) => {
+  console.log(`\n## ${title}`);
+  console.table(rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === "number" && !Number.isInteger(v) ? Number(v.toFixed(v < 10 ? 2 : 1)) : v]))));
+};
+
+results.checker = benchChecker(scaling);
+section("Checker: validateDefinition vs an ajv schema-only pass and JSON.parse (ms, medians)", results.checker);
+results.dsl = benchDsl(scaling);
+section("DSL: parse and lex+parse+compile vs JSON.parse of the same graph (ms, medians)", results.dsl);
+results.scaling = {
+  parse: growth(results.dsl, "parseMs"),
+  compile: growth(results.dsl, "compileMs"),
+  check: growth(results.checker, "checkMs"),
+};
+section("Scaling: growth factor per 10x nodes (linear is about 10)", ["parse", "compile", "check"].flatMap((stage) => results.scaling[stage].map((g) => ({ stage, ...g }))));
+results.memory = benchMemory(quick ? [100_000] : [100_000, 1_000_000]);
+section("Memory: peak resident memory above a process that only read the file (MB)", results.memory);
+results.cli = await benchCliStartup();
+section("CLI: `wfkit check` of a small file vs `node -e 0` (process wall time, ms, medians)", [results.cli]);
+results.lsp = await benchLspLatency();
+section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
+
+const at = (rows, nodes) => rows.find((r) => r.nodes === nodes);
+results.goals = {
+  "checker within 2x of ajv schema-only (10k nodes)": { value: at(results.checker, 10_000).checkVsAjv, goal: 2 },
+  "DSL lex+parse+compile within 3x of JSON.parse (10k nodes)": { value: at(results.dsl, 10_000).compileVsJsonParse, goal: 3 },
+  "CLI within 2x of node -e 0": { value: results.cli.ratio, goal: 2 },
+  "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },
+  "LSP p95 at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.p95Ms, goal: 16 },
+};
+section("Goals", Object.entries(results.goals).map(([goal, { value, goal: target }]) => ({ goal, value, target, met: value !== undefined && value <= target })));
+writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
+console.log("\nwrote bench/results.json");

@@ -1,0 +1,95 @@
+/** `wfkit fmt`: the canonical layout of `.wf` sources. */
+import { readFile } from "node:fs/promises";
+import { format } from "@wfkit/dsl";
+import { booleanFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
+import { fmtSpec } from "./specs.js";
+import { writeFileAtomic } from "../atomic-write.js";
+import { ConfigResolver } from "../config.js";
+import { CliError, describeFsError, UsageError } from "../errors.js";
+import { anyIgnores, collectFiles, ignoreFlagMatcher } from "../files.js";
+import type { Io } from "../io.js";
+import type { Diagnostic, FileReport } from "../report.js";
+import { printFaults } from "../single-source.js";
+import { readSourceInput } from "../source-input.js";
+
+interface Formatted {
+  text: string;
+  changed: boolean;
+  errors: Diagnostic[];
+}
+
+export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
+  const args = parseCommandArgs(fmtSpec, argv);
+  const write = booleanFlag(args, "write");
+  const check = booleanFlag(args, "check");
+  if (write && check) throw new UsageError("--write and --check cannot be used together", "fmt");
+  const stdinFilename = stringFlag(args, "stdin-filename");
+  const patterns = args.positionals.length ? args.positionals : ["."];
+
+  if (patterns.includes("-")) {
+    if (patterns.length > 1) throw new UsageError("`-` (standard input) cannot be combined with other paths", "fmt");
+    if (write) throw new UsageError("--write cannot write to standard input", "fmt");
+    const source = await readSourceInput("-", io, stdinFilename);
+    const result = formatText(source.text);
+    if (result.errors.length) return reportUnformattable(io, source.displayPath, source.text, result.errors);
+    if (check) {
+      if (result.changed) io.stdout.write(`${source.displayPath}\n`);
+      return result.changed ? 1 : 0;
+    }
+    io.stdout.write(result.text);
+    return 0;
+  }
+  if (stdinFilename !== undefined) throw new UsageError("--stdin-filename only applies when reading standard input (give `-` as the path)", "fmt");
+
+  const { files } = await collectFiles(patterns, { cwd: io.cwd, kind: "wf-sources", isIgnored: anyIgnores(new ConfigResolver(io.cwd).isIgnored, ignoreFlagMatcher(stringsFlag(args, "ignore"), io.cwd)) });
+  const notWf = files.find((file) => !file.absolutePath.endsWith(".wf"));
+  if (notWf) throw new UsageError(`${notWf.displayPath}: fmt formats .wf sources only (to turn JSON into .wf, use \`wfkit decompile\`)`, "fmt");
+  let failed = false;
+  let unformatted = false;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = await readFile(file.absolutePath, "utf8");
+    } catch (error) {
+      throw new CliError(describeFsError(error, file.displayPath));
+    }
+    const result = formatText(text);
+    if (result.errors.length) {
+      reportUnformattable(io, file.displayPath, text, result.errors);
+      failed = true;
+      continue;
+    }
+    if (write) {
+      if (!result.changed) continue;
+      try {
+        if ((await writeFileAtomic(file.absolutePath, result.text)) === "written") io.stdout.write(`${file.displayPath}\n`);
+      } catch (error) {
+        throw new CliError(`cannot write ${describeFsError(error, file.displayPath)}`);
+      }
+    } else if (check) {
+      if (result.changed) {
+        unformatted = true;
+        io.stdout.write(`${file.displayPath}\n`);
+      }
+    } else {
+      io.stdout.write(result.text);
+    }
+  }
+  if (check && unformatted) io.stderr.write("wfkit: the files listed are not formatted; run `wfkit fmt --write` to format them\n");
+  return failed || unformatted ? 1 : 0;
+}
+
+function formatText(text: string): Formatted {
+  const result = format(text);
+  const errors: Diagnostic[] = result.diagnostics
+    .filter((fault) => fault.severity === "error")
+    .map(({ span: _span, related, ...fault }) => ({ ...fault, ...(related?.length ? { related: related.map(({ span: _s, ...entry }) => entry) } : {}) }));
+  return { text: result.text, changed: result.changed, errors };
+}
+
+function reportUnformattable(io: Io, displayPath: string, text: string, errors: Diagnostic[]): number {
+  const report: FileReport = { path: displayPath, ok: false, faults: errors, source: text };
+  printFaults(io, report);
+  io.stderr.write(`wfkit: ${displayPath} was not formatted: it does not parse\n`);
+  return 1;
+}

@@ -1,0 +1,108 @@
+/**
+ * `wfkit`: dispatches to a command and turns every failure into an exit code.
+ *
+ * Exit codes: 0 success; 1 the input has faults (check, compile, estimate, fmt --check...);
+ * 2 a usage error, an I/O error (missing file, unreadable or invalid catalogue or config), or
+ * an internal error. A failure is one line on stderr, never a stack trace (set WFKIT_DEBUG=1
+ * to see the stack of an internal error).
+ */
+import { renderCommandHelp, type CommandSpec } from "./args.js";
+import { checkSpec, compileSpec, decompileSpec, estimateSpec, fmtSpec, graphSpec, lspSpec } from "./commands/specs.js";
+import { CliError, UsageError } from "./errors.js";
+import type { Io } from "./io.js";
+import { HOMEPAGE, VERSION } from "./project.js";
+
+type Run = (argv: readonly string[], io: Io) => Promise<number>;
+
+interface Command {
+  spec: CommandSpec;
+  /** Imported only when the command runs: help and usage errors stay instant. */
+  load(): Promise<Run>;
+}
+
+export const COMMANDS: readonly Command[] = [
+  { spec: checkSpec, load: async () => (await import("./commands/check.js")).runCheck },
+  { spec: fmtSpec, load: async () => (await import("./commands/fmt.js")).runFmt },
+  { spec: compileSpec, load: async () => (await import("./commands/compile.js")).runCompile },
+  { spec: decompileSpec, load: async () => (await import("./commands/decompile.js")).runDecompile },
+  { spec: estimateSpec, load: async () => (await import("./commands/estimate.js")).runEstimate },
+  { spec: graphSpec, load: async () => (await import("./commands/graph.js")).runGraph },
+  { spec: lspSpec, load: async () => (await import("./commands/lsp.js")).runLsp },
+];
+
+export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;
+
+export function renderMainHelp(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.spec.name.length));
+  return [
+    "wfkit: check, format, compile and draw research workflow graphs, offline.",
+    "",
+    "Usage: wfkit COMMAND [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((command) => `  ${command.spec.name.padEnd(width)}  ${command.spec.summary}`),
+    "",
+    "Options:",
+    "  -h, --help     Show help (also `wfkit COMMAND --help`).",
+    "  -V, --version  Print wfkit's version.",
+    "",
+    "Examples:",
+    "  wfkit check                       # every definition under the current directory",
+    "  wfkit check --format github       # annotations in a GitHub Actions job",
+    "  wfkit fmt --write                 # format every .wf file",
+    "  wfkit compile flows/brief.wf -o flows/brief.workflow.json",
+    "",
+    `Exit status: 0 ok, 1 faults found, 2 usage or I/O error. Docs: ${HOMEPAGE}/blob/main/docs/cli.md`,
+    "",
+  ].join("\n");
+}
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined) {
+      io.stderr.write(renderMainHelp());
+      return EXIT.failure;
+    }
+    if (name === "--help" || name === "-h" || name === "help") {
+      const topic = name === "help" ? rest[0] : undefined;
+      const command = topic === undefined ? undefined : findCommand(topic);
+      io.stdout.write(command ? renderCommandHelp(command.spec) : renderMainHelp());
+      return EXIT.ok;
+    }
+    if (name === "--version" || name === "-V" || name === "version") {
+      io.stdout.write(`${VERSION}\n`);
+      return EXIT.ok;
+    }
+    const command = findCommand(name);
+    if (rest.includes("--help") || rest.includes("-h")) {
+      io.stdout.write(renderCommandHelp(command.spec));
+      return EXIT.ok;
+    }
+    const run = await command.load();
+    return await run(rest, io);
+  } catch (error) {
+    return reportFailure(error, io);
+  }
+}
+
+function findCommand(name: string): Command {
+  const command = COMMANDS.find((candidate) => candidate.spec.name === name);
+  if (command) return command;
+  if (name.startsWith("-")) throw new UsageError(`unknown option ${name}; options come after the command, as in \`wfkit check ${name}\``);
+  throw new UsageError(`unknown command \`${name}\` (commands: ${COMMANDS.map((c) => c.spec.name).join(", ")})`);
+}
+
+export function reportFailure(error: unknown, io: Io): number {
+  if (error instanceof UsageError) {
+    const help = error.command ? `wfkit ${error.command} --help` : "wfkit --help";
+    io.stderr.write(`wfkit${error.command ? ` ${error.command}` : ""}: ${error.message} (see \`${help}\`)\n`);
+  } else if (error instanceof CliError) {
+    io.stderr.write(`wfkit: ${error.message}\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`wfkit: internal error: ${message.split("\n")[0]}. This is a bug in wfkit; please report it at ${HOMEPAGE}/issues with the command you ran (WFKIT_DEBUG=1 shows the stack).\n`);
+    if (io.env.WFKIT_DEBUG && error instanceof Error && error.stack) io.stderr.write(error.stack + "\n");
+  }
+  return EXIT.failure;
+}

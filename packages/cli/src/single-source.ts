@@ -1,0 +1,36 @@
+/**
+ * What the single-file commands (compile, graph) share with `check`: the same
+ * config lookup, catalogue, suppressions and severity settings for the one source they
+ * read, and the same fault display, on stderr so stdout carries only the command's output.
+ */
+import path from "node:path";
+import { catalogueAt } from "./catalogue-file.js";
+import { checkSource, type CheckedSource } from "./check-file.js";
+import { painter, shouldColour } from "./colors.js";
+import { ConfigResolver } from "./config.js";
+import { renderFileFaults } from "./formats/pretty.js";
+import type { Io } from "./io.js";
+import type { FileReport } from "./report.js";
+import type { SourceInput } from "./source-input.js";
+
+export interface SourceCheckFlags {
+  catalogue?: string | undefined;
+  config?: string | undefined;
+}
+
+export function checkSingleSource(source: SourceInput, io: Io, flags: SourceCheckFlags): CheckedSource {
+  const config = new ConfigResolver(io.cwd, flags.config).configFor(source.absolutePath);
+  const cataloguePath = flags.catalogue !== undefined ? path.resolve(io.cwd, flags.catalogue) : config?.catalogue;
+  const catalogue = catalogueAt(cataloguePath, io.cwd);
+  return checkSource(source.displayPath, source.text, source.language, { catalogue, severity: config?.severity ?? new Map() });
+}
+
+/** Writes a file's faults to stderr, as `check` would show them. */
+export function printFaults(io: Io, report: FileReport): void {
+  if (!report.faults.length) return;
+  io.stderr.write(renderFileFaults(report, { paint: painter(shouldColour(io.env, io.stderr.isTTY)), quiet: false }));
+}
+
+export function errorCount(report: FileReport): number {
+  return report.faults.filter((fault) => fault.severity === "error").length;
+}

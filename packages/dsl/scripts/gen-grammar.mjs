@@ -1,0 +1,24 @@
+// Writes grammar/wf-railroad.html, the railroad diagram of the `.wf` grammar, from the
+// parser's own productions. Run after building the package (`npx tsc -b packages/dsl`):
+//   node packages/dsl/scripts/gen-grammar.mjs          write the file
+//   node packages/dsl/scripts/gen-grammar.mjs --check  exit 1 if the file is stale
+// (`UPDATE_GOLDEN=1 npx vitest run packages/dsl/test/grammar.test.ts` does the same from sources.)
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { railroadHtml } from "../dist/railroad.js";
+
+const target = fileURLToPath(new URL("../../../grammar/wf-railroad.html", import.meta.url));
+const html = railroadHtml();
+if (process.argv.includes("--check")) {
+  let current = "";
+  try {
+    current = readFileSync(target, "utf8");
+  } catch {}
+  if (current !== html) {
+    console.error(`stale: ${target} (run node packages/dsl/scripts/gen-grammar.mjs)`);
+    process.exit(1);
+  }
+} else {
+  writeFileSync(target, html);
+  console.log(`wrote ${target}`);
+}

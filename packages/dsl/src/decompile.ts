@@ -1,0 +1,514 @@
+/**
+ * The decompiler: any JSON value to `.wf` text such that compiling the text gives back a
+ * value deep-equal to the input (object key order aside, which JSON does not give meaning).
+ *
+ * It uses the typed statements wherever they say exactly what the JSON holds, and falls back
+ * step by step where they cannot: a field wfkit does not know, or a known field of an
+ * unexpected type, goes into a `with { ... }` block; a node or edge no typed statement can
+ * say is written as JSON (`node {...}`, `edge {...}`); a value that is not a workflow
+ * document at all is kept whole (`document ...`). The output is in canonical layout (the
+ * formatter's), so `format(decompile(x))` changes nothing.
+ */
+import type {
+  Block,
+  BlockProperty,
+  ChainStatement,
+  JsonLiteral,
+  KindSpec,
+  NameSyntax,
+  Statement,
+  SubjectStatement,
+  VersionSyntax,
+  WfFile,
+  WithClause,
+} from "./ast.js";
+import { hasOwn, numberToJson } from "./json-value.js";
+import type { Span } from "./positions.js";
+import { printFile } from "./printer.js";
+
+const NO_SPAN: Span = { start: 0, end: 0 };
+
+export interface DecompileOptions {
+  /** Written as `workflow "name"` (the name is metadata: it is not part of the JSON). */
+  workflowName?: string;
+}
+
+/**
+ * `.wf` text for any JSON value. Values that are not JSON (undefined, NaN, functions) are
+ * first read the way JSON.stringify would write them (a top-level `undefined` as `null`).
+ */
+export function decompile(value: unknown, options: DecompileOptions = {}): string {
+  return new Decompiler(toJsonValue(value), options).run();
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(object: JsonObject, key: string): unknown {
+  return hasOwn(object, key) ? object[key] : undefined;
+}
+
+/** The fields of `object` other than `known`, as a `with` clause (undefined when there are none). */
+function extrasOf(object: JsonObject, known: readonly string[]): JsonObject | undefined {
+  let extras: JsonObject | undefined;
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue;
+    extras ??= {};
+    Object.defineProperty(extras, key, { value: object[key], enumerable: true, configurable: true, writable: true });
+  }
+  return extras;
+}
+
+function name(text: string): NameSyntax {
+  return { text, quoted: false, span: NO_SPAN };
+}
+
+function version(text: string): VersionSyntax {
+  return { text, quoted: false, span: NO_SPAN, valueSpan: NO_SPAN };
+}
+
+function withClause(extras: JsonObject | undefined): WithClause | undefined {
+  return extras ? { keyword: NO_SPAN, value: literalOf(extras), span: NO_SPAN } : undefined;
+}
+
+function block(properties: BlockProperty[]): Block {
+  return { open: NO_SPAN, close: NO_SPAN, properties, span: NO_SPAN };
+}
+
+function withProperty(extras: JsonObject | undefined): BlockProperty[] {
+  const clause = withClause(extras);
+  return clause ? [{ type: "with", clause, span: NO_SPAN }] : [];
+}
+
+/** Fields that the typed statements write; anything else (and any of these with an unexpected type) goes to `with`. */
+const TRIGGER_SPEC_FIELDS = ["kind", "schedule", "timezone"];
+
+/** The statements a Definition's nodes and edges become, with the sections they fall in. */
+type Section = "header" | "subjects" | "nodes" | "edges";
+
+class Decompiler {
+  private readonly statements: Statement[] = [];
+  private readonly sections: Section[] = [];
+  private readonly subjectNames = new Map<string, string>();
+  private readonly usedSubjectNames = new Set<string>();
+  private readonly subjectStatements: SubjectStatement[] = [];
+  /** Names typed node statements declare (a second one would be a duplicate-name fault). */
+  private readonly typedNodeNames = new Set<string>();
+  /** Every name an edge may use: typed names and the string ids of JSON nodes. */
+  private readonly declaredNames = new Set<string>();
+
+  constructor(
+    private readonly value: unknown,
+    private readonly options: DecompileOptions,
+  ) {}
+
+  run(): string {
+    const value = this.value;
+    if (isDefinition(value)) {
+      this.header(value, undefined);
+      this.graph(value);
+    } else if (isBody(value)) {
+      const graph = (value["scope"] as JsonObject)["graph"] as JsonObject;
+      this.header(graph, value);
+      this.graph(graph);
+    } else {
+      this.add({ type: "document", keyword: NO_SPAN, value: literalOf(value), span: NO_SPAN }, "header");
+    }
+    const file: WfFile = { type: "file", statements: this.statements, comments: [], span: NO_SPAN };
+    return printFile(file, { blankLineBefore: (index) => index > 0 && this.sections[index] !== this.sections[index - 1] });
+  }
+
+  private add(statement: Statement, section: Section): void {
+    this.statements.push(statement);
+    this.sections.push(section);
+  }
+
+  private header(graph: JsonObject, body: JsonObject | undefined): void {
+    const extras = extrasOf(graph, ["schemaVersion", "nodes", "edges"]);
+    if (this.options.workflowName !== undefined || extras) {
+      const workflowName = this.options.workflowName === undefined ? undefined : { ...name(this.options.workflowName), quoted: true };
+      this.add({ type: "workflow", keyword: NO_SPAN, name: workflowName, with: withClause(extras), span: NO_SPAN }, "header");
+    }
+    if (body) this.add({ type: "version", keyword: NO_SPAN, block: this.versionBlock(body), span: NO_SPAN }, "header");
+  }
+
+  private versionBlock(body: JsonObject): Block {
+    const properties: BlockProperty[] = [];
+    const rest: JsonObject = {};
+    const keep = (key: string): void => {
+      Object.defineProperty(rest, key, { value: body[key], enumerable: true, configurable: true, writable: true });
+    };
+    const trigger = own(body, "trigger");
+    if (hasOwn(body, "trigger")) {
+      const spec = kindSpecOf(trigger, TRIGGER_SPEC_FIELDS);
+      if (spec) properties.push({ type: "trigger", keyword: NO_SPAN, spec, span: NO_SPAN });
+      else keep("trigger");
+    }
+    const destinations = own(body, "destinations");
+    if (hasOwn(body, "destinations")) {
+      const specs = Array.isArray(destinations) && destinations.length > 0 ? destinations.map((entry) => kindSpecOf(entry, ["kind"])) : undefined;
+      if (specs && specs.every((spec) => spec !== undefined)) {
+        for (const spec of specs) properties.push({ type: "destination", keyword: NO_SPAN, spec: spec!, span: NO_SPAN });
+      } else {
+        keep("destinations");
+      }
+    }
+    const scopeExtras = extrasOf(body["scope"] as JsonObject, ["graph"]);
+    if (scopeExtras) properties.push({ type: "scope", keyword: NO_SPAN, with: withClause(scopeExtras), span: NO_SPAN });
+    for (const key of Object.keys(body)) if (!["scope", "trigger", "destinations"].includes(key)) keep(key);
+    properties.push(...withProperty(Object.keys(rest).length ? rest : undefined));
+    return block(properties);
+  }
+
+  private graph(graph: JsonObject): void {
+    const nodes = graph["nodes"] as unknown[];
+    const edges = graph["edges"] as unknown[];
+    const nodeStatements = nodes.map((node) => this.node(node));
+    for (const statement of this.subjectStatements) this.add(statement, "subjects");
+    for (const statement of nodeStatements) this.add(statement, "nodes");
+    for (const statement of this.edges(edges)) this.add(statement, "edges");
+  }
+
+  // ---------------------------------------------------------------- nodes
+
+  private node(node: unknown): Statement {
+    const typed = isObject(node) ? this.typedNode(node) : undefined;
+    if (typed) {
+      const id = (node as JsonObject)["id"] as string;
+      this.typedNodeNames.add(id);
+      this.declaredNames.add(id);
+      return typed;
+    }
+    if (isObject(node) && typeof own(node, "id") === "string") this.declaredNames.add(node["id"] as string);
+    return { type: "node", keyword: NO_SPAN, value: literalOf(node), span: NO_SPAN };
+  }
+
+  /** The typed statement for a node, or undefined when only JSON can say it exactly. */
+  private typedNode(node: JsonObject): Statement | undefined {
+    const id = own(node, "id");
+    if (typeof id !== "string" || this.typedNodeNames.has(id)) return undefined;
+    const kind = own(node, "kind");
+    const base = { keyword: NO_SPAN, name: name(id), span: NO_SPAN };
+    switch (kind) {
+      case "trigger": {
+        const spec = kindSpecOf(own(node, "trigger"), TRIGGER_SPEC_FIELDS);
+        if (!spec) return undefined;
+        return { type: "trigger", ...base, spec, with: withClause(extrasOf(node, ["id", "kind", "trigger"])) };
+      }
+      case "destination": {
+        const spec = kindSpecOf(own(node, "destination"), ["kind"]);
+        if (!spec) return undefined;
+        return { type: "destination", ...base, spec, with: withClause(extrasOf(node, ["id", "kind", "destination"])) };
+      }
+      case "gate": {
+        const belowFloor = own(node, "belowFloor");
+        const typedFloor = typeof belowFloor === "string";
+        return { type: "gate", ...base, belowFloor: typedFloor ? name(belowFloor) : undefined, with: withClause(extrasOf(node, typedFloor ? ["id", "kind", "belowFloor"] : ["id", "kind"])) };
+      }
+      case undefined:
+      case "part":
+        return this.part(node, id);
+      default:
+        return undefined;
+    }
+  }
+
+  private part(node: JsonObject, id: string): Statement {
+    const written = ["id"];
+    const partId = own(node, "partId");
+    const partVersion = own(node, "partVersion");
+    const typedId = typeof partId === "string";
+    // A version is written after the part id, so only with one.
+    const typedVersion = typedId && typeof partVersion === "string";
+    if (typedId) written.push("partId");
+    if (typedVersion) written.push("partVersion");
+    const terminal = own(node, "terminal");
+    const terminalBlock = isObject(terminal) ? this.terminalBlock(terminal) : undefined;
+    if (terminalBlock) written.push("terminal");
+    return {
+      type: "part",
+      keyword: NO_SPAN,
+      name: name(id),
+      equals: typedId ? NO_SPAN : undefined,
+      partId: typedId ? name(partId) : undefined,
+      version: typedVersion ? version(partVersion) : undefined,
+      block: terminalBlock,
+      with: withClause(extrasOf(node, written)),
+      span: NO_SPAN,
+    };
+  }
+
+  private terminalBlock(terminal: JsonObject): Block {
+    const properties: BlockProperty[] = [];
+    const written: string[] = [];
+    const job = own(terminal, "job");
+    if (isObject(job) && typeof own(job, "id") === "string") {
+      const jobVersion = own(job, "version");
+      const typedVersion = typeof jobVersion === "string";
+      properties.push({
+        type: "job",
+        keyword: NO_SPAN,
+        id: name(job["id"] as string),
+        version: typedVersion ? version(jobVersion) : undefined,
+        with: withClause(extrasOf(job, typedVersion ? ["id", "version"] : ["id"])),
+        span: NO_SPAN,
+      });
+      written.push("job");
+    }
+    const refs = own(terminal, "subjectRefs");
+    if (Array.isArray(refs) && refs.every(isObject)) {
+      properties.push({ type: "subjects", keyword: NO_SPAN, open: NO_SPAN, close: NO_SPAN, items: refs.map((ref) => name(this.subjectName(ref))), span: NO_SPAN });
+      written.push("subjectRefs");
+    }
+    properties.push(...withProperty(extrasOf(terminal, written)));
+    return block(properties);
+  }
+
+  /** The name of the subject declaration for `subject`, declared on first use. */
+  private subjectName(subject: JsonObject): string {
+    const key = stableKey(subject);
+    const existing = this.subjectNames.get(key);
+    if (existing) return existing;
+    const chosen = this.freshSubjectName(subject);
+    this.subjectNames.set(key, chosen);
+    const canonicalId = own(subject, "canonicalId");
+    const kind = own(subject, "kind");
+    const label = own(subject, "label");
+    const base = { type: "subject" as const, keyword: NO_SPAN, name: name(chosen), span: NO_SPAN };
+    if (typeof canonicalId === "string" && typeof kind === "string") {
+      const written = ["canonicalId", "kind"];
+      if (typeof label === "string") written.push("label");
+      if (hasOwn(subject, "identifiers")) written.push("identifiers");
+      this.subjectStatements.push({
+        ...base,
+        body: {
+          type: "typed",
+          kind: name(kind),
+          canonicalId: { ...name(canonicalId), quoted: true },
+          label: typeof label === "string" ? { ...name(label), quoted: true } : undefined,
+          identifiers: hasOwn(subject, "identifiers") ? { keyword: NO_SPAN, value: literalOf(subject["identifiers"]), span: NO_SPAN } : undefined,
+          with: withClause(extrasOf(subject, written)),
+          span: NO_SPAN,
+        },
+      });
+    } else {
+      const value = literalOf(subject);
+      this.subjectStatements.push({ ...base, body: { type: "raw", value, span: NO_SPAN } });
+    }
+    return chosen;
+  }
+
+  /** A readable, unused name: from the label or canonical id (`Tesco PLC` → `tesco_plc`). */
+  private freshSubjectName(subject: JsonObject): string {
+    const label = own(subject, "label");
+    const canonicalId = own(subject, "canonicalId");
+    const source = typeof label === "string" && label.trim() ? label : typeof canonicalId === "string" ? canonicalId : "subject";
+    let stem = source
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "_")
+      .replace(/^_+|_+$/g, "");
+    if (!/^[a-z_]/.test(stem)) stem = `s_${stem}`.replace(/_+$/, "");
+    if (stem === "with" || stem === "s") stem = "subject";
+    let candidate = stem;
+    for (let n = 2; this.usedSubjectNames.has(candidate); n++) candidate = `${stem}_${n}`;
+    this.usedSubjectNames.add(candidate);
+    return candidate;
+  }
+
+  // ---------------------------------------------------------------- edges
+
+  /**
+   * Edges become chains where consecutive edges allow it (`a -> b -> c`, `a -> b, c`,
+   * `a, b -> c`), reproducing their exact order; an edge with extra fields stands alone with
+   * its `with`; an edge that is not `{from, to}` between declared names is written as JSON.
+   */
+  private edges(edges: unknown[]): Statement[] {
+    const statements: Statement[] = [];
+    const plain = edges.map((edge) => this.plainEdge(edge));
+    let i = 0;
+    while (i < edges.length) {
+      const first = plain[i];
+      if (!first) {
+        const edge = edges[i];
+        if (isObject(edge) && this.isTypedEdge(edge)) {
+          statements.push(chain([[edge["from"] as string], [edge["to"] as string]], withClause(extrasOf(edge, ["from", "to"]))));
+        } else {
+          statements.push({ type: "edge", keyword: NO_SPAN, value: literalOf(edge), span: NO_SPAN });
+        }
+        i++;
+        continue;
+      }
+      // The first link: a fan-out from one node, else a fan-in to one node.
+      const sources = [first.from];
+      const targets = [first.to];
+      let j = i + 1;
+      while (j < edges.length && plain[j]?.from === first.from) targets.push(plain[j++]!.to);
+      if (targets.length === 1) while (j < edges.length && plain[j]?.to === first.to) sources.push(plain[j++]!.from);
+      const groups = [sources, targets];
+      // Further links: the next edges join every node of the last group to each of a new group, row by row.
+      for (;;) {
+        const last = groups[groups.length - 1]!;
+        const next = plain[j];
+        if (!next || next.from !== last[0]) break;
+        const group: string[] = [];
+        let k = j;
+        while (k < edges.length && plain[k]?.from === last[0]) group.push(plain[k++]!.to);
+        let matches = true;
+        for (let row = 1; row < last.length && matches; row++) {
+          for (let column = 0; column < group.length && matches; column++) {
+            const edge = plain[k + (row - 1) * group.length + column];
+            matches = edge !== undefined && edge.from === last[row] && edge.to === group[column];
+          }
+        }
+        if (!matches) break;
+        groups.push(group);
+        j = k + (last.length - 1) * group.length;
+      }
+      statements.push(chain(groups, undefined));
+      i = j;
+    }
+    return statements;
+  }
+
+  /** `{from, to}` with exactly those fields, naming declared nodes: fit for a chain. */
+  private plainEdge(edge: unknown): { from: string; to: string } | undefined {
+    if (!isObject(edge) || !this.isTypedEdge(edge) || Object.keys(edge).length !== 2) return undefined;
+    return { from: edge["from"] as string, to: edge["to"] as string };
+  }
+
+  private isTypedEdge(edge: JsonObject): boolean {
+    const from = own(edge, "from");
+    const to = own(edge, "to");
+    return typeof from === "string" && typeof to === "string" && this.declaredNames.has(from) && this.declaredNames.has(to);
+  }
+}
+
+function chain(groups: string[][], clause: WithClause | undefined): ChainStatement {
+  return { type: "chain", groups: groups.map((group) => group.map(name)), arrows: groups.slice(1).map(() => NO_SPAN), with: clause, span: NO_SPAN };
+}
+
+/** A trigger or destination object as `kind { fields }`, or undefined when it has no string kind. */
+function kindSpecOf(value: unknown, typedFields: readonly string[]): KindSpec | undefined {
+  if (!isObject(value) || typeof own(value, "kind") !== "string") return undefined;
+  const properties: BlockProperty[] = [];
+  const written = ["kind"];
+  for (const field of ["schedule", "timezone"] as const) {
+    const fieldValue = own(value, field);
+    if (typedFields.includes(field) && typeof fieldValue === "string") {
+      properties.push({ type: field, keyword: NO_SPAN, value: { ...name(fieldValue), quoted: true }, span: NO_SPAN });
+      written.push(field);
+    }
+  }
+  properties.push(...withProperty(extrasOf(value, written)));
+  return { kind: name(value["kind"] as string), block: properties.length ? block(properties) : undefined, span: NO_SPAN };
+}
+
+function isDefinition(value: unknown): value is JsonObject {
+  return isObject(value) && own(value, "schemaVersion") === 1 && Array.isArray(own(value, "nodes")) && Array.isArray(own(value, "edges"));
+}
+
+/** A version-save body whose graph is a Definition (the form the `version` block writes). */
+function isBody(value: unknown): value is JsonObject {
+  if (!isObject(value) || hasOwn(value, "nodes") || hasOwn(value, "schemaVersion")) return false;
+  const scope = own(value, "scope");
+  return isObject(scope) && isDefinition(own(scope, "graph"));
+}
+
+/** A key equal for deep-equal subjects whatever their key order (so they share a declaration). */
+function stableKey(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableKey).join(",")}]`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableKey(value[key])}`)
+      .join(",")}}`;
+  return typeof value === "number" ? numberToJson(value) : JSON.stringify(value);
+}
+
+/** A JSON literal tree for a value, built with an explicit stack (any nesting depth). */
+export function literalOf(value: unknown): JsonLiteral {
+  const make = (item: unknown): JsonLiteral => {
+    if (Array.isArray(item)) return { type: "array", elements: [], span: NO_SPAN };
+    if (isObject(item)) return { type: "object", members: [], span: NO_SPAN };
+    if (typeof item === "string") return { type: "string", value: item, raw: JSON.stringify(item), span: NO_SPAN };
+    if (typeof item === "number") return { type: "number", value: item, raw: numberToJson(item), span: NO_SPAN };
+    if (typeof item === "boolean") return { type: "boolean", value: item, raw: String(item), span: NO_SPAN };
+    return { type: "null", value: null, raw: "null", span: NO_SPAN };
+  };
+  const root = make(value);
+  const stack: { value: unknown; literal: JsonLiteral }[] = [{ value, literal: root }];
+  while (stack.length) {
+    const { value: current, literal } = stack.pop()!;
+    if (literal.type === "array") {
+      for (const element of current as unknown[]) {
+        const child = make(element);
+        literal.elements.push(child);
+        stack.push({ value: element, literal: child });
+      }
+    } else if (literal.type === "object") {
+      for (const key of Object.keys(current as JsonObject)) {
+        const memberValue = (current as JsonObject)[key];
+        const child = make(memberValue);
+        literal.members.push({ key: { text: key, quoted: true, span: NO_SPAN }, value: child, span: NO_SPAN });
+        stack.push({ value: memberValue, literal: child });
+      }
+    }
+  }
+  return root;
+}
+
+/**
+ * The value JSON.stringify then JSON.parse would give, without the round trip's losses:
+ * `-0` and `__proto__` fields are kept. Values that are JSON already come back unchanged.
+ */
+function toJsonValue(value: unknown): unknown {
+  if (isPlainJson(value)) return value;
+  const normalise = (item: unknown, inArray: boolean): unknown => {
+    if (item !== null && typeof item === "object" && typeof (item as { toJSON?: unknown }).toJSON === "function") item = (item as { toJSON(): unknown }).toJSON();
+    if (typeof item === "number") return Number.isFinite(item) ? item : null;
+    if (typeof item === "string" || typeof item === "boolean" || item === null) return item;
+    if (Array.isArray(item)) return item.map((element) => normalise(element, true));
+    if (typeof item === "object") {
+      const out: JsonObject = {};
+      for (const key of Object.keys(item as object)) {
+        const field = normalise((item as JsonObject)[key], false);
+        if (field !== undefined) Object.defineProperty(out, key, { value: field, enumerable: true, configurable: true, writable: true });
+      }
+      return out;
+    }
+    // undefined, functions, symbols: dropped from objects, null in arrays (as JSON.stringify).
+    return inArray ? null : undefined;
+  };
+  return normalise(value, false) ?? null;
+}
+
+/** True when a value holds only JSON values (checked with an explicit stack). */
+function isPlainJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (item === null || typeof item === "string" || typeof item === "boolean") continue;
+    if (typeof item === "number") {
+      if (!Number.isFinite(item)) return false;
+      continue;
+    }
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        if (!(i in item)) return false;
+        stack.push(item[i]);
+      }
+      continue;
+    }
+    if (typeof item === "object" && (Object.getPrototypeOf(item) === Object.prototype || Object.getPrototypeOf(item) === null)) {
+      for (const key of Object.keys(item)) stack.push((item as JsonObject)[key]);
+      continue;
+    }
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,109 @@
+/** From a JSON literal of `.wf` to its value, reporting what JSON cannot keep exactly. */
+import type { JsonLiteral, JsonMember, JsonScalarLiteral } from "./ast.js";
+import { setOwnField } from "./json-value.js";
+import type { Span } from "./positions.js";
+
+export interface LiteralIssue {
+  kind: "duplicate-key" | "number-precision";
+  span: Span;
+  message: string;
+  /** For a duplicate key: where the key first appears. */
+  first?: Span;
+}
+
+/**
+ * The value of a literal. Iterative (a deeply nested literal must not overflow the stack).
+ * A key written twice keeps its last value, as JSON.parse does, and is reported.
+ */
+export function literalValue(literal: JsonLiteral, issues: LiteralIssue[]): unknown {
+  const rootValue = shallowValue(literal, issues);
+  const stack: { literal: JsonLiteral; value: unknown }[] = [{ literal, value: rootValue }];
+  while (stack.length) {
+    const { literal: current, value } = stack.pop()!;
+    if (current.type === "array") {
+      const array = value as unknown[];
+      for (const element of current.elements) {
+        const elementValue = shallowValue(element, issues);
+        array.push(elementValue);
+        if (element.type === "array" || element.type === "object") stack.push({ literal: element, value: elementValue });
+      }
+    } else if (current.type === "object") {
+      const object = value as Record<string, unknown>;
+      const seen = new Map<string, JsonMember>();
+      for (const member of current.members) {
+        if (!member.value) continue;
+        const first = seen.get(member.key.text);
+        if (first)
+          issues.push({
+            kind: "duplicate-key",
+            span: member.key.span,
+            first: first.key.span,
+            message: `\`${member.key.text}\` is written twice in this object; only the last value is kept`,
+          });
+        else seen.set(member.key.text, member);
+        const memberValue = shallowValue(member.value, issues);
+        setOwnField(object, member.key.text, memberValue);
+        if (member.value.type === "array" || member.value.type === "object") stack.push({ literal: member.value, value: memberValue });
+      }
+    }
+  }
+  return rootValue;
+}
+
+function shallowValue(literal: JsonLiteral, issues: LiteralIssue[]): unknown {
+  switch (literal.type) {
+    case "object":
+      return {};
+    case "array":
+      return [];
+    case "number":
+      checkNumber(literal, issues);
+      return literal.value;
+    default:
+      return literal.value;
+  }
+}
+
+/**
+ * The digits of an integer as JSON.stringify writes it (`1e+21` → 1 and 21 zeros). An
+ * integer keeps its digits when this equals what was written: a double's shortest form is
+ * what every JSON writer prints, so nothing the user wrote is lost.
+ */
+function integerDigits(text: string): string {
+  const match = /^([0-9]+)(?:\.([0-9]+))?e\+([0-9]+)$/.exec(text);
+  if (!match) return text;
+  const fraction = match[2] ?? "";
+  return match[1]! + fraction + "0".repeat(Number(match[3]) - fraction.length);
+}
+
+/**
+ * Numbers are IEEE doubles, as in JSON.parse. A literal too large for one becomes Infinity
+ * (written `null` by JSON.stringify), and an integer whose digits a double cannot keep (it
+ * would be written back differently) changes value: both are reported. Decimal fractions are rounded silently, as every JSON
+ * reader does.
+ */
+function checkNumber(literal: JsonScalarLiteral, issues: LiteralIssue[]): void {
+  const value = literal.value as number;
+  if (!Number.isFinite(value)) {
+    issues.push({ kind: "number-precision", span: literal.span, message: `\`${literal.raw}\` is too large for a JSON number; JSON writers would turn it into null` });
+    return;
+  }
+  const digits = literal.raw.replace(/^-/, "");
+  if (/^[0-9]+$/.test(digits) && digits.length > 15 && integerDigits(JSON.stringify(Math.abs(value))) !== digits) {
+    issues.push({
+      kind: "number-precision",
+      span: literal.span,
+      message: `\`${literal.raw}\` has more digits than a JSON number keeps; it becomes ${JSON.stringify(value)}. Write it as a string if every digit matters`,
+    });
+  }
+}
+
+/** The member a key names in an object literal: the last one, as JSON.parse keeps. */
+export function memberOf(literal: JsonLiteral | undefined, key: string): JsonMember | undefined {
+  if (literal?.type !== "object") return undefined;
+  for (let i = literal.members.length - 1; i >= 0; i--) {
+    const member = literal.members[i]!;
+    if (member.key.text === key) return member;
+  }
+  return undefined;
+}

@@ -1,0 +1,439 @@
+/**
+ * The canonical layout of `.wf`, shared by the formatter (printing a parsed file) and the
+ * decompiler (printing a tree it built): one statement per line; a block, list, JSON literal
+ * or chain stays on one line while it fits and holds no comment, else it is written one
+ * item per line, indented by two spaces. Every comment is kept: a comment at the end of a
+ * line stays at the end of that item's line, a comment on its own line stays before the item
+ * that follows it, and any comment the layout cannot place there is kept before its
+ * statement. At most one blank line separates statements, as in the source.
+ *
+ * Layout decisions depend only on the tree and its comments, never on where the text used
+ * to break lines, so printing is idempotent.
+ */
+import type {
+  Block,
+  BlockProperty,
+  ChainStatement,
+  Comment,
+  JsonLiteral,
+  KindSpec,
+  NameSyntax,
+  Statement,
+  SubjectStatement,
+  VersionSyntax,
+  WfFile,
+  WithClause,
+} from "./ast.js";
+import type { Span } from "./positions.js";
+
+const INDENT = "  ";
+/** The widest a list or JSON literal may be to stay on one line. */
+const INLINE_WIDTH = 80;
+/** The longest a line may grow when a block stays on it. */
+const LINE_WIDTH = 100;
+/** The widest a chain may be to stay on one line. */
+const CHAIN_WIDTH = 100;
+/** Literals nested deeper than this are written on one line (the printer recurses per level). */
+const MAX_EXPANDED_DEPTH = 200;
+
+const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$/;
+const BARE_VERSION = /^[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*$/;
+
+/** A name as written canonically: bare when it can be, quoted otherwise. */
+export function printName(text: string): string {
+  // `with` is a name like any keyword, but bare it would read as a `with` clause after a name.
+  return BARE_NAME.test(text) && text !== "with" ? text : JSON.stringify(text);
+}
+
+export function printVersion(text: string): string {
+  return BARE_VERSION.test(text) ? `@${text}` : `@${JSON.stringify(text)}`;
+}
+
+export interface PrintOptions {
+  /** The source text the tree was parsed from: where blank lines were (none for built trees). */
+  text?: string;
+  /** For trees without text: whether a blank line goes before statement `index`. */
+  blankLineBefore?: (index: number) => boolean;
+}
+
+/** Unprinted comments, found by offset. */
+class CommentPool {
+  private readonly printed = new Set<Comment>();
+
+  constructor(private readonly comments: readonly Comment[]) {}
+
+  /** Comments not yet printed that lie inside `span`. */
+  within(span: Span): Comment[] {
+    if (this.comments.length === 0) return [];
+    const found: Comment[] = [];
+    for (let i = this.firstAtOrAfter(span.start); i < this.comments.length; i++) {
+      const comment = this.comments[i]!;
+      if (comment.span.start >= span.end) break;
+      if (!this.printed.has(comment)) found.push(comment);
+    }
+    return found;
+  }
+
+  any(span: Span): boolean {
+    return this.within(span).length > 0;
+  }
+
+  take(comment: Comment): string {
+    this.printed.add(comment);
+    return comment.text.trimEnd();
+  }
+
+  private firstAtOrAfter(offset: number): number {
+    let low = 0;
+    let high = this.comments.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.comments[middle]!.span.start < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+/** An item of a one-per-line layout, with the comments that go with it. */
+interface LaidOutItem<T> {
+  item: T;
+  leading: Comment[];
+  trailing: Comment | undefined;
+}
+
+export class Printer {
+  private readonly pool: CommentPool;
+  private readonly text: string | undefined;
+
+  constructor(
+    private readonly file: WfFile,
+    private readonly options: PrintOptions = {},
+  ) {
+    this.pool = new CommentPool(file.comments);
+    this.text = options.text;
+  }
+
+  print(): string {
+    const out: string[] = [];
+    const statements = this.file.statements.filter((statement) => statement.type !== "invalid");
+    const entries = this.layOut(statements, (statement) => statement.span, { start: 0, end: Number.MAX_SAFE_INTEGER });
+    let previousEnd: number | undefined;
+    entries.items.forEach((entry, index) => {
+      const start = entry.leading[0]?.span.start ?? entry.item.span.start;
+      if (index > 0 && this.blankBefore(index, previousEnd, start)) out.push("");
+      this.printLeading(out, entry.leading, "");
+      // Comments inside the statement that its layout cannot place are kept before it.
+      const body = this.printStatement(entry.item);
+      const orphans = this.pool.within(entry.item.span);
+      for (const orphan of orphans) out.push(this.pool.take(orphan));
+      out.push(withTrailing(body, entry.trailing, this.pool));
+      previousEnd = entry.trailing?.span.end ?? entry.item.span.end;
+    });
+    if (entries.dangling.length) {
+      const start = entries.dangling[0]!.span.start;
+      if (out.length && this.blankBefore(entries.items.length, previousEnd, start)) out.push("");
+      this.printLeading(out, entries.dangling, "");
+    }
+    return out.length ? out.join("\n") + "\n" : "";
+  }
+
+  private blankBefore(index: number, previousEnd: number | undefined, start: number): boolean {
+    if (this.text === undefined) return this.options.blankLineBefore?.(index) ?? false;
+    if (previousEnd === undefined) return false;
+    return countLineBreaks(this.text, previousEnd, start) >= 2;
+  }
+
+  private printLeading(out: string[], comments: Comment[], indent: string): void {
+    let previousEnd: number | undefined;
+    for (const comment of comments) {
+      if (this.text !== undefined && previousEnd !== undefined && countLineBreaks(this.text, previousEnd, comment.span.start) >= 2) out.push("");
+      out.push(indent + this.pool.take(comment));
+      previousEnd = comment.span.end;
+    }
+  }
+
+  /**
+   * Assigns the comments of a container to its items: a comment on the same line as the end of
+   * an item trails it; any other comment leads the next item, or dangles before the container
+   * closes. Comments inside an item are left for the item's own layout.
+   */
+  private layOut<T>(items: readonly T[], spanOf: (item: T) => Span, container: Span): { items: LaidOutItem<T>[]; dangling: Comment[] } {
+    const laidOut: LaidOutItem<T>[] = items.map((item) => ({ item, leading: [], trailing: undefined }));
+    const dangling: Comment[] = [];
+    const comments = this.pool.within(container);
+    if (comments.length === 0) return { items: laidOut, dangling };
+    let index = 0;
+    for (const comment of comments) {
+      while (index < items.length && spanOf(items[index]!).end <= comment.span.start) index++;
+      const current = items[index];
+      if (current && spanOf(current).start < comment.span.end) continue; // inside an item
+      const previous = laidOut[index - 1];
+      if (previous && !previous.trailing && this.text !== undefined && countLineBreaks(this.text, spanOf(previous.item).end, comment.span.start) === 0) {
+        previous.trailing = comment;
+      } else if (laidOut[index]) {
+        laidOut[index]!.leading.push(comment);
+      } else {
+        dangling.push(comment);
+      }
+    }
+    return { items: laidOut, dangling };
+  }
+
+  // ---------------------------------------------------------------- statements
+
+  private printStatement(statement: Statement): string {
+    switch (statement.type) {
+      case "workflow":
+        return join(["workflow", statement.name && JSON.stringify(statement.name.text), this.withText(statement.with, "")]);
+      case "subject":
+        return this.printSubject(statement);
+      case "trigger": {
+        const head = join(["trigger", nameText(statement.name)]);
+        return join([head, this.kindSpecText(statement.spec, "", head.length + 1), this.withText(statement.with, "")]);
+      }
+      case "part": {
+        const head = join(["part", nameText(statement.name), statement.partId ? `= ${printName(statement.partId.text)}${versionText(statement.version)}` : undefined]);
+        return join([head, statement.block && this.blockText(statement.block, "part", "", head.length + 1), this.withText(statement.with, "")]);
+      }
+      case "gate":
+        return join(["gate", nameText(statement.name), statement.belowFloor && printName(statement.belowFloor.text), this.withText(statement.with, "")]);
+      case "destination": {
+        const head = join(["destination", nameText(statement.name)]);
+        return join([head, this.kindSpecText(statement.spec, "", head.length + 1), this.withText(statement.with, "")]);
+      }
+      case "node":
+      case "edge":
+      case "document":
+        return join([statement.type, statement.value && this.literalText(statement.value, "", 0)]);
+      case "version":
+        return join(["version", statement.block ? this.blockText(statement.block, "version", "", 8) : "{}"]);
+      case "chain":
+        return this.printChain(statement);
+      case "invalid":
+        return "";
+    }
+  }
+
+  private printSubject(statement: SubjectStatement): string {
+    const body = statement.body;
+    const head = `subject ${nameText(statement.name)} =`;
+    if (!body) return head;
+    if (body.type === "raw") return `${head} ${this.literalText(body.value, "", 0)}`;
+    return join([
+      head,
+      printName(body.kind.text),
+      body.canonicalId && JSON.stringify(body.canonicalId.text),
+      body.label && JSON.stringify(body.label.text),
+      body.identifiers && join(["identifiers", body.identifiers.value && this.literalText(body.identifiers.value, "", 0)]),
+      this.withText(body.with, ""),
+    ]);
+  }
+
+  private printChain(statement: ChainStatement): string {
+    const groups = statement.groups.map((group) => group.map((name) => printName(name.text)).join(", "));
+    const withPart = this.withText(statement.with, INDENT);
+    const inline = groups.join(" -> ") + (withPart ? ` ${withPart}` : "");
+    if (!this.pool.any(statement.span) && !inline.includes("\n") && inline.length <= CHAIN_WIDTH) return inline;
+    // One link per line; comments between links stay with the link they follow or precede.
+    const links = statement.arrows.map((arrow, index) => ({ span: { start: arrow.start, end: groupEnd(statement.groups[index + 1]) ?? arrow.end }, text: groups[index + 1] ?? "" }));
+    const firstGroupSpan = { start: statement.span.start, end: groupEnd(statement.groups[0]) ?? statement.span.start };
+    const laidOut = this.layOut([{ span: firstGroupSpan, text: groups[0] ?? "" }, ...links], (link) => link.span, statement.span);
+    const lines: string[] = [];
+    laidOut.items.forEach((entry, index) => {
+      const indent = index === 0 ? "" : INDENT;
+      for (const comment of entry.leading) lines.push(indent + this.pool.take(comment));
+      const isLast = index === laidOut.items.length - 1;
+      const text = (index === 0 ? "" : indent + "-> ") + entry.item.text + (isLast && withPart ? ` ${withPart}` : "");
+      lines.push(withTrailing(text, entry.trailing, this.pool));
+    });
+    for (const comment of laidOut.dangling) lines.push(INDENT + this.pool.take(comment));
+    return lines.join("\n");
+  }
+
+  // ---------------------------------------------------------------- parts of statements
+
+  /** `column`: where the spec starts on its line (blocks stay inline only within LINE_WIDTH). */
+  private kindSpecText(spec: KindSpec | undefined, indent: string, column: number): string | undefined {
+    if (!spec) return undefined;
+    const kind = printName(spec.kind.text);
+    return join([kind, spec.block && this.blockText(spec.block, "kind", indent, column + kind.length + 1)]);
+  }
+
+  private withText(clause: WithClause | undefined, indent: string): string | undefined {
+    if (!clause) return undefined;
+    return join(["with", clause.value && this.literalText(clause.value, indent, 0)]);
+  }
+
+  /**
+   * A block, on one line when it fits (from `column`) and has no comment. A block-level `with`
+   * right after `job` forces one property per line: on one line it would read as the job's.
+   */
+  private blockText(block: Block, kind: "part" | "kind" | "version", indent: string, column: number): string {
+    const inner = indent + INDENT;
+    const properties = block.properties;
+    if (properties.length === 0 && !this.pool.any(block.span)) return "{}";
+    const expand =
+      kind === "version" ||
+      this.pool.any(block.span) ||
+      properties.some((property, index) => property.type === "with" && properties[index - 1]?.type === "job") ||
+      properties.some((property) => this.propertyText(property, inner).includes("\n"));
+    if (!expand) {
+      const inline = `{ ${properties.map((property) => this.propertyText(property, inner)).join(" ")} }`;
+      if (indent.length + column + inline.length <= LINE_WIDTH) return inline;
+    }
+    const laidOut = this.layOut(properties, (property) => property.span, { start: block.open.end, end: block.close?.start ?? block.span.end });
+    const lines = ["{"];
+    for (const entry of laidOut.items) {
+      for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
+      lines.push(withTrailing(inner + this.propertyText(entry.item, inner), entry.trailing, this.pool));
+    }
+    for (const comment of laidOut.dangling) lines.push(inner + this.pool.take(comment));
+    lines.push(indent + "}");
+    return lines.join("\n");
+  }
+
+  private propertyText(property: BlockProperty, indent: string): string {
+    switch (property.type) {
+      case "schedule":
+      case "timezone":
+        return join([property.type, property.value && JSON.stringify(property.value.text)]);
+      case "job":
+        return join(["job", property.id && `${printName(property.id.text)}${versionText(property.version)}`, this.withText(property.with, indent)]);
+      case "subjects":
+        return `subjects ${this.listText(property.items, property.span, indent)}`;
+      case "with":
+        return this.withText(property.clause, indent) ?? "with";
+      case "trigger":
+      case "destination":
+        return join([property.type, this.kindSpecText(property.spec, indent, property.type.length + 1)]);
+      case "scope":
+        return join(["scope", this.withText(property.with, indent)]);
+    }
+  }
+
+  private listText(items: NameSyntax[], span: Span, indent: string): string {
+    const names = items.map((item) => printName(item.text));
+    const inline = `[${names.join(", ")}]`;
+    if (!this.pool.any(span) && inline.length <= INLINE_WIDTH) return inline;
+    const inner = indent + INDENT;
+    const laidOut = this.layOut(items, (item) => item.span, span);
+    const lines = ["["];
+    laidOut.items.forEach((entry, index) => {
+      for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
+      const comma = index < items.length - 1 ? "," : "";
+      lines.push(withTrailing(inner + printName(entry.item.text) + comma, entry.trailing, this.pool));
+    });
+    for (const comment of laidOut.dangling) lines.push(inner + this.pool.take(comment));
+    lines.push(indent + "]");
+    return lines.join("\n");
+  }
+
+  // ---------------------------------------------------------------- JSON literals
+
+  literalText(literal: JsonLiteral, indent: string, depth: number): string {
+    if (literal.type !== "object" && literal.type !== "array") return literal.raw;
+    const inline = depth >= MAX_EXPANDED_DEPTH ? compactLiteral(literal) : this.inlineLiteral(literal);
+    if (inline !== undefined) return inline;
+    const inner = indent + INDENT;
+    const items: { span: Span; text: () => string }[] =
+      literal.type === "object"
+        ? literal.members.map((member) => ({
+            span: member.span,
+            text: () => `${JSON.stringify(member.key.text)}: ${member.value ? this.literalText(member.value, inner, depth + 1) : "null"}`,
+          }))
+        : literal.elements.map((element) => ({ span: element.span, text: () => this.literalText(element, inner, depth + 1) }));
+    const [open, close] = literal.type === "object" ? ["{", "}"] : ["[", "]"];
+    const laidOut = this.layOut(items, (item) => item.span, { start: literal.span.start + 1, end: literal.span.end - 1 });
+    const lines = [open];
+    laidOut.items.forEach((entry, index) => {
+      for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
+      const comma = index < items.length - 1 ? "," : "";
+      lines.push(withTrailing(inner + entry.item.text() + comma, entry.trailing, this.pool));
+    });
+    for (const comment of laidOut.dangling) lines.push(inner + this.pool.take(comment));
+    lines.push(indent + close);
+    return lines.join("\n");
+  }
+
+  /** The literal on one line, if it has no comments and is narrow enough; else undefined. */
+  private inlineLiteral(literal: JsonLiteral): string | undefined {
+    if (this.pool.any(literal.span)) return undefined;
+    const text = compactLiteral(literal, INLINE_WIDTH + 1);
+    return text.length <= INLINE_WIDTH ? text : undefined;
+  }
+}
+
+/**
+ * A literal on one line (`{"a": [1, 2]}`), built with an explicit stack so that nesting depth
+ * never meets the call stack. Stops early once longer than `limit`.
+ */
+export function compactLiteral(literal: JsonLiteral, limit = Infinity): string {
+  let out = "";
+  type Step = { literal: JsonLiteral } | { text: string };
+  const stack: Step[] = [{ literal }];
+  while (stack.length && out.length <= limit) {
+    const step = stack.pop()!;
+    if ("text" in step) {
+      out += step.text;
+      continue;
+    }
+    const current = step.literal;
+    if (current.type === "object") {
+      const steps: Step[] = [{ text: "{" }];
+      current.members.forEach((member, index) => {
+        if (index > 0) steps.push({ text: ", " });
+        steps.push({ text: `${JSON.stringify(member.key.text)}: ` });
+        steps.push(member.value ? { literal: member.value } : { text: "null" });
+      });
+      steps.push({ text: "}" });
+      for (let i = steps.length - 1; i >= 0; i--) stack.push(steps[i]!);
+    } else if (current.type === "array") {
+      const steps: Step[] = [{ text: "[" }];
+      current.elements.forEach((element, index) => {
+        if (index > 0) steps.push({ text: ", " });
+        steps.push({ literal: element });
+      });
+      steps.push({ text: "]" });
+      for (let i = steps.length - 1; i >= 0; i--) stack.push(steps[i]!);
+    } else {
+      out += current.raw;
+    }
+  }
+  return out;
+}
+
+function nameText(name: NameSyntax | undefined): string | undefined {
+  return name && printName(name.text);
+}
+
+function versionText(version: VersionSyntax | undefined): string {
+  return version ? printVersion(version.text) : "";
+}
+
+function join(parts: (string | undefined | false)[]): string {
+  return parts.filter((part): part is string => typeof part === "string" && part !== "").join(" ");
+}
+
+function withTrailing(text: string, trailing: Comment | undefined, pool: CommentPool): string {
+  return trailing ? `${text}  ${pool.take(trailing)}` : text;
+}
+
+function groupEnd(group: NameSyntax[] | undefined): number | undefined {
+  return group?.[group.length - 1]?.span.end;
+}
+
+function countLineBreaks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10) count++;
+    else if (code === 13 && text.charCodeAt(i + 1) !== 10) count++;
+  }
+  return count;
+}
+
+/** Prints a whole tree canonically. */
+export function printFile(file: WfFile, options: PrintOptions = {}): string {
+  return new Printer(file, options).print();
+}

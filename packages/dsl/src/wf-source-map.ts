@@ -1,0 +1,307 @@
+/**
+ * Pointers of a compiled `.wf` file, resolved on its syntax tree.
+ *
+ * The compiler records, for each node and edge of the output, the statement that produced it
+ * (`WfOrigins`); a pointer is then walked down "places": each place knows its span in the
+ * text and how to find the place of a child field. Where fields are written tells where
+ * faults go: a node is its name, `partId` the part word, an edge the arrow and its target,
+ * a `with` field its key or value, a subject's field its word in the `subject` declaration.
+ */
+import type {
+  ChainStatement,
+  DocumentStatement,
+  EdgeStatement,
+  JsonLiteral,
+  KindSpec,
+  NameSyntax,
+  NodeDeclaration,
+  SubjectStatement,
+  VersionStatement,
+  WithClause,
+  WorkflowStatement,
+} from "./ast.js";
+import { readBlock } from "./block-properties.js";
+import { memberOf } from "./json-convert.js";
+import type { BlockKind } from "./parser.js";
+import type { Span } from "./positions.js";
+import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
+
+export type EdgeOrigin =
+  | { type: "chain"; statement: ChainStatement; from: NameSyntax; to: NameSyntax; arrow: Span }
+  | { type: "raw"; statement: EdgeStatement };
+
+export interface WfOrigins {
+  mode: "graph" | "version" | "document";
+  /** Where faults about the whole document go: the workflow name, else the first statement. */
+  rootSpan: Span;
+  workflow?: WorkflowStatement | undefined;
+  version?: VersionStatement | undefined;
+  document?: DocumentStatement | undefined;
+  /** The statement that produced each node, by index. */
+  nodes: NodeDeclaration[];
+  /** The statement (and link) that produced each edge, by index. */
+  edges: EdgeOrigin[];
+  subjects: Map<string, SubjectStatement>;
+}
+
+/** A place in the text for one value of the output, and how to find its children's. */
+interface Place {
+  span: Span;
+  keySpan?: Span;
+  child?: (token: string) => Place | undefined;
+}
+
+export class WfSourceMap extends LazySourceMap {
+  constructor(
+    text: string,
+    readonly origins: WfOrigins,
+  ) {
+    super(text);
+  }
+
+  protected resolve(tokens: readonly string[], _part: PointerPart): PointerResolution {
+    let place = this.root();
+    let depth = 0;
+    for (const token of tokens) {
+      const next = place.child?.(token);
+      if (!next) break;
+      place = next;
+      depth++;
+    }
+    return { span: place.span, keySpan: place.keySpan, depth };
+  }
+
+  /** The statement that produced node `index` (for tools: hover, go to definition). */
+  nodeOrigin(index: number): NodeDeclaration | undefined {
+    return this.origins.nodes[index];
+  }
+
+  edgeOrigin(index: number): EdgeOrigin | undefined {
+    return this.origins.edges[index];
+  }
+
+  private root(): Place {
+    const { origins } = this;
+    if (origins.mode === "document") {
+      const value = origins.document?.value;
+      return value ? literalPlace(value) : { span: origins.rootSpan };
+    }
+    const graph = this.graphPlace();
+    if (origins.mode === "graph") return graph;
+    const contents = readBlock(origins.version?.block, "version");
+    const versionSpan = origins.version?.keyword ?? origins.rootSpan;
+    return {
+      span: origins.rootSpan,
+      child: (token) => {
+        switch (token) {
+          case "scope":
+            return {
+              span: versionSpan,
+              child: (field) => (field === "graph" ? graph : withMember(contents.scope?.with, field)),
+            };
+          case "trigger":
+            return contents.trigger?.spec ? kindSpecPlace(contents.trigger.spec, "trigger") : withMember(contents.with, token);
+          case "destinations":
+            if (!contents.destinations.length) return withMember(contents.with, token);
+            return {
+              span: contents.destinations[0]!.keyword,
+              child: (index) => {
+                const property = at(contents.destinations, index);
+                if (!property) return undefined;
+                return property.spec ? kindSpecPlace(property.spec, "destination") : { span: property.keyword };
+              },
+            };
+          default:
+            return withMember(contents.with, token);
+        }
+      },
+    };
+  }
+
+  private graphPlace(): Place {
+    const { origins } = this;
+    return {
+      span: origins.rootSpan,
+      child: (token) => {
+        switch (token) {
+          case "schemaVersion":
+            return undefined;
+          case "nodes":
+            return { span: origins.rootSpan, child: (index) => nodePlace(at(origins.nodes, index), origins.subjects) };
+          case "edges":
+            return { span: origins.rootSpan, child: (index) => edgePlace(at(origins.edges, index)) };
+          default:
+            return withMember(origins.workflow?.with, token);
+        }
+      },
+    };
+  }
+}
+
+function at<T>(items: readonly T[], token: string): T | undefined {
+  const index = arrayIndexOf(token);
+  return index === undefined ? undefined : items[index];
+}
+
+/** A place whose children are its typed fields, then the fields of its `with` block. */
+function fieldsPlace(span: Span, typed: (field: string) => Place | undefined, clause: WithClause | undefined, keySpan?: Span): Place {
+  return { span, keySpan, child: (field) => typed(field) ?? withMember(clause, field) };
+}
+
+function withMember(clause: WithClause | undefined, field: string): Place | undefined {
+  const member = memberOf(clause?.value, field);
+  if (!member) return undefined;
+  return member.value ? literalPlace(member.value, member.key.span) : { span: member.key.span, keySpan: member.key.span };
+}
+
+function literalPlace(literal: JsonLiteral, keySpan?: Span): Place {
+  return {
+    span: literal.span,
+    keySpan,
+    child: (token) => {
+      if (literal.type === "object") {
+        const member = memberOf(literal, token);
+        if (!member) return undefined;
+        return member.value ? literalPlace(member.value, member.key.span) : { span: member.key.span, keySpan: member.key.span };
+      }
+      if (literal.type === "array") {
+        const element = at(literal.elements, token);
+        return element ? literalPlace(element) : undefined;
+      }
+      return undefined;
+    },
+  };
+}
+
+function namePlace(name: NameSyntax | undefined): Place | undefined {
+  return name ? { span: name.span } : undefined;
+}
+
+function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string, SubjectStatement>): Place | undefined {
+  if (!statement) return undefined;
+  if (statement.type === "node") {
+    if (!statement.value) return undefined;
+    const place = literalPlace(statement.value);
+    // A node is found by its id, even when written as JSON.
+    const id = memberOf(statement.value, "id")?.value;
+    return id?.type === "string" ? { ...place, span: id.span } : place;
+  }
+  const nameSpan = statement.name?.span ?? statement.keyword;
+  const id = namePlace(statement.name);
+  switch (statement.type) {
+    case "trigger":
+    case "destination": {
+      const spec = statement.spec;
+      const field = statement.type;
+      return fieldsPlace(
+        nameSpan,
+        (token) => (token === "id" ? id : token === "kind" ? { span: statement.keyword } : token === field && spec ? kindSpecPlace(spec, field) : undefined),
+        statement.with,
+      );
+    }
+    case "gate":
+      return fieldsPlace(
+        nameSpan,
+        (token) => (token === "id" ? id : token === "kind" ? { span: statement.keyword } : token === "belowFloor" ? namePlace(statement.belowFloor) : undefined),
+        statement.with,
+      );
+    case "part": {
+      const block = statement.block;
+      return fieldsPlace(
+        nameSpan,
+        (token) => {
+          switch (token) {
+            case "id":
+              return id;
+            case "partId":
+              return namePlace(statement.partId);
+            case "partVersion":
+              return statement.version ? { span: statement.version.valueSpan } : undefined;
+            case "terminal":
+              return block ? terminalPlace(block, subjects) : undefined;
+            default:
+              return undefined;
+          }
+        },
+        statement.with,
+      );
+    }
+  }
+}
+
+function kindSpecPlace(spec: KindSpec, kind: BlockKind): Place {
+  const contents = readBlock(spec.block, kind);
+  return fieldsPlace(
+    spec.kind.span,
+    (token) => {
+      if (token === "kind") return { span: spec.kind.span };
+      if (token === "schedule" && contents.schedule?.value) return { span: contents.schedule.value.span, keySpan: contents.schedule.keyword };
+      if (token === "timezone" && contents.timezone?.value) return { span: contents.timezone.value.span, keySpan: contents.timezone.keyword };
+      return undefined;
+    },
+    contents.with,
+  );
+}
+
+function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["block"]>, subjects: Map<string, SubjectStatement>): Place {
+  const contents = readBlock(block, "part");
+  return fieldsPlace(
+    block.open,
+    (token) => {
+      if (token === "job" && contents.job) {
+        const job = contents.job;
+        return fieldsPlace(
+          job.span,
+          (field) => (field === "id" ? namePlace(job.id) : field === "version" && job.version ? { span: job.version.valueSpan } : undefined),
+          job.with,
+          job.keyword,
+        );
+      }
+      if (token === "subjectRefs" && contents.subjects) {
+        const list = contents.subjects;
+        return {
+          span: list.span,
+          keySpan: list.keyword,
+          child: (index) => {
+            const item = at(list.items, index);
+            return item ? subjectRefPlace(item, subjects.get(item.text)) : undefined;
+          },
+        };
+      }
+      return undefined;
+    },
+    contents.with,
+  );
+}
+
+/** A subject reference is its name in the list; its fields are their words in the declaration. */
+function subjectRefPlace(item: NameSyntax, declaration: SubjectStatement | undefined): Place {
+  const body = declaration?.body;
+  if (!body) return { span: item.span };
+  if (body.type === "raw") return { ...literalPlace(body.value), span: item.span };
+  return fieldsPlace(
+    item.span,
+    (field) => {
+      switch (field) {
+        case "canonicalId":
+          return namePlace(body.canonicalId);
+        case "kind":
+          return namePlace(body.kind);
+        case "label":
+          return namePlace(body.label);
+        case "identifiers":
+          return body.identifiers?.value ? literalPlace(body.identifiers.value, body.identifiers.keyword) : undefined;
+        default:
+          return undefined;
+      }
+    },
+    body.with,
+  );
+}
+
+function edgePlace(origin: EdgeOrigin | undefined): Place | undefined {
+  if (!origin) return undefined;
+  if (origin.type === "raw") return origin.statement.value ? literalPlace(origin.statement.value) : undefined;
+  const { from, to, arrow, statement } = origin;
+  return fieldsPlace({ start: arrow.start, end: to.span.end }, (token) => (token === "from" ? { span: from.span } : token === "to" ? { span: to.span } : undefined), statement.with);
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { compile, decompile, format, jsonEqual, parse, syntheticSource } from "@wfkit/dsl";
+
+// Sizes that would overflow the stack if anything recursed per node, edge or link. No clock:
+// timings belong to the benchmark (bench/), which uses syntheticSource too.
+describe("large files", () => {
+  it("compile 100,000 nodes", () => {
+    const result = compile(syntheticSource(100_000));
+    expect(result.diagnostics).toEqual([]);
+    const definition = result.definition as { nodes: unknown[]; edges: unknown[] };
+    expect(definition.nodes).toHaveLength(100_002);
+    expect(definition.edges).toHaveLength(100_001);
+  });
+
+  it("compile, format and decompile a chain of 10,000 links in one statement", () => {
+    const text = syntheticSource(10_000, { edges: "chain" });
+    const result = compile(text);
+    expect(result.diagnostics).toEqual([]);
+    expect((result.definition as { edges: unknown[] }).edges).toHaveLength(10_001);
+    const formatted = format(text);
+    expect(formatted.changed).toBe(true); // too long for one line: one link per line
+    expect(jsonEqual(compile(formatted.text).definition, result.definition)).toBe(true);
+    const back = decompile(result.definition);
+    expect(back.match(/->/g)).toHaveLength(10_001);
+    expect(jsonEqual(compile(back).definition, result.definition)).toBe(true);
+  });
+
+  it("read and write JSON nested 20,000 levels deep", () => {
+    const depth = 20_000;
+    const text = `node ${"[".repeat(depth)}${"]".repeat(depth)}\n`;
+    expect(parse(text).diagnostics).toEqual([]);
+    const value = compile(text).definition as { nodes: unknown[] };
+    let inner: unknown = value.nodes[0];
+    let levels = 0;
+    while (Array.isArray(inner) && inner.length) {
+      inner = inner[0];
+      levels++;
+    }
+    expect(levels).toBe(depth - 1);
+    const back = compile(decompile(value)).definition;
+    expect(jsonEqual(back, value)).toBe(true);
+  });
+});

@@ -1,0 +1,83 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { analyzeSource, LineIndex, offsetAt, positionAt } from "@wfkit/dsl";
+import { numRuns } from "./arbitraries.js";
+
+describe("positions", () => {
+  it("count lines at \\n, \\r\\n and a lone \\r", () => {
+    const text = "ab\r\ncd\ref\ngh";
+    expect(positionAt(text, 0)).toEqual({ line: 0, character: 0 });
+    expect(positionAt(text, 4)).toEqual({ line: 1, character: 0 }); // c
+    expect(positionAt(text, 7)).toEqual({ line: 2, character: 0 }); // e
+    expect(positionAt(text, 10)).toEqual({ line: 3, character: 0 }); // g
+    expect(positionAt(text, text.length)).toEqual({ line: 3, character: 2 });
+    expect(new LineIndex(text).lineCount).toBe(4);
+  });
+
+  it("never place a position between the \\r and \\n of a CRLF", () => {
+    expect(positionAt("ab\r\ncd", 3)).toEqual({ line: 0, character: 2 });
+  });
+
+  it("count a tab as one character and an astral character as two (UTF-16)", () => {
+    const text = "\tx📦y";
+    expect(positionAt(text, 1)).toEqual({ line: 0, character: 1 }); // x
+    expect(positionAt(text, 4)).toEqual({ line: 0, character: 4 }); // y, after the two halves of 📦
+    expect(offsetAt(text, { line: 0, character: 4 })).toBe(4);
+  });
+
+  it("do not count a leading byte order mark on line 0", () => {
+    const text = "\ufeffab\ncd";
+    expect(positionAt(text, 1)).toEqual({ line: 0, character: 0 }); // a
+    expect(positionAt(text, 2)).toEqual({ line: 0, character: 1 });
+    expect(positionAt(text, 4)).toEqual({ line: 1, character: 0 });
+    expect(offsetAt(text, { line: 0, character: 0 })).toBe(1);
+  });
+
+  it("clamp offsets and positions outside the text", () => {
+    const text = "ab\ncd";
+    expect(positionAt(text, -5)).toEqual({ line: 0, character: 0 });
+    expect(positionAt(text, 99)).toEqual({ line: 1, character: 2 });
+    expect(offsetAt(text, { line: 0, character: 99 })).toBe(2); // end of line 0, not into line 1
+    expect(offsetAt(text, { line: 9, character: 0 })).toBe(text.length);
+  });
+
+  it("offsetAt undoes positionAt at every offset that is a place in a line", () => {
+    const text = fc.string({ unit: fc.constantFrom("a", "\t", "\n", "\r", "\r\n", "📦", "é", "\ufeff"), maxLength: 30 });
+    fc.assert(
+      fc.property(text, (value) => {
+        const index = new LineIndex(value);
+        for (let offset = 0; offset <= value.length; offset++) {
+          const insideCrlf = value[offset - 1] === "\r" && value[offset] === "\n";
+          const insideBom = offset === 0 && value.charCodeAt(0) === 0xfeff;
+          if (insideCrlf || insideBom) continue;
+          expect(index.offsetAt(index.positionAt(offset))).toBe(offset);
+        }
+      }),
+      { numRuns },
+    );
+  });
+});
+
+describe("fault positions in real sources", () => {
+  // A BOM, CRLF line ends, a tab, and an emoji before the faulty word on its line.
+  const wf = '\ufeff# 📦 packs\r\ntrigger start on_demand\r\n\tpart "📦 pack" = pakc@1\r\ndestination out standalone\r\nstart -> "📦 pack" -> out\r\n';
+
+  it("land on the exact word of a .wf source", () => {
+    const analysis = analyzeSource(wf, "wf");
+    const fault = analysis.faults.find((candidate) => candidate.code === "part-unknown");
+    expect(fault).toBeDefined();
+    // Line 2 is `\tpart "📦 pack" = pakc@1`: the tab is 1, the emoji 2 code units.
+    expect(fault!.range).toEqual({ start: { line: 2, character: 18 }, end: { line: 2, character: 22 } });
+    expect(wf.slice(fault!.span.start, fault!.span.end)).toBe("pakc");
+  });
+
+  it("land on the exact value of a .json source", () => {
+    const json = '\ufeff{\r\n\t"schemaVersion": 1,\r\n\t"nodes": [{"id": "📦", "partId": "pakc", "partVersion": "1"}],\r\n\t"edges": []\r\n}';
+    const analysis = analyzeSource(json, "json");
+    const fault = analysis.faults.find((candidate) => candidate.code === "part-unknown");
+    expect(fault).toBeDefined();
+    // Line 2: tab (1), `"nodes": [{"id": ` (17), `"📦"` (4: the emoji is 2), `, "partId": ` (12).
+    expect(fault!.range).toEqual({ start: { line: 2, character: 34 }, end: { line: 2, character: 40 } });
+    expect(json.slice(fault!.span.start, fault!.span.end)).toBe('"pakc"');
+  });
+});

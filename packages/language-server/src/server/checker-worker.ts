@@ -1,0 +1,69 @@
+/**
+ * The checker's worker thread: mirrors the open documents from the main thread's messages
+ * and answers `check` with diagnostics for the latest version it has.
+ */
+import { parentPort, workerData, isMainThread } from "node:worker_threads";
+import { createLanguageService } from "../service/language-service.js";
+import type { WfkitDocument } from "../service/document.js";
+import { summarize, type CheckResult, type CheckerMessage } from "./checker.js";
+
+/** True in a thread the server started to check documents. */
+export function isCheckerWorker(): boolean {
+  return !isMainThread && (workerData as { wfkitChecker?: boolean } | null)?.wfkitChecker === true;
+}
+
+export function runCheckerWorker(): void {
+  const port = parentPort;
+  if (!port) return;
+  let service = createLanguageService();
+  const documents = new Map<string, WfkitDocument>();
+  /** Checks asked for but not yet run: run once the messages already queued are applied. */
+  const pending = new Set<string>();
+  let flushScheduled = false;
+
+  const flush = () => {
+    flushScheduled = false;
+    for (const uri of pending) {
+      const document = documents.get(uri);
+      if (!document) continue;
+      const started = performance.now();
+      const diagnostics = service.doValidation(document);
+      const result: CheckResult = { uri, version: document.version, diagnostics, summary: summarize(document, diagnostics), durationMs: performance.now() - started };
+      port.postMessage(result);
+    }
+    pending.clear();
+  };
+
+  port.on("message", (message: CheckerMessage) => {
+    switch (message.type) {
+      case "configure":
+        service = createLanguageService({ docsBaseUrl: message.docsBaseUrl });
+        break;
+      case "open":
+        documents.set(message.uri, service.createDocument({ uri: message.uri, language: message.language, version: message.version, text: message.text, catalogue: message.catalogue, catalogueProblem: message.problem }));
+        break;
+      case "change": {
+        const document = documents.get(message.uri);
+        if (document) documents.set(message.uri, service.updateDocument(document, message.version, message.changes));
+        break;
+      }
+      case "catalogue": {
+        const document = documents.get(message.uri);
+        if (document) documents.set(message.uri, service.withCatalogue(document, message.catalogue, message.problem));
+        break;
+      }
+      case "close":
+        documents.delete(message.uri);
+        pending.delete(message.uri);
+        break;
+      case "check":
+        pending.add(message.uri);
+        // Edits already queued behind this request are applied first: check the newest text.
+        if (!flushScheduled) {
+          flushScheduled = true;
+          setImmediate(flush);
+        }
+        break;
+    }
+  });
+}

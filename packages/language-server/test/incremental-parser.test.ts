@@ -1,0 +1,102 @@
+/**
+ * The incremental parser must give exactly what parsing the whole text gives, whatever the
+ * edit: thousands of random edits (many of them breaking the syntax), compared after each.
+ */
+import { describe, expect, it } from "vitest";
+import { parse } from "@wfkit/dsl";
+import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
+import { splitChunks } from "../src/service/wf/chunks.js";
+import { LineMap, applyChanges } from "../src/service/text.js";
+import { applyEdit, prng, randomEdit, SAMPLE_WF } from "./support/random-edits.js";
+
+const EDITS = Number(process.env.WFKIT_EQUIVALENCE_EDITS ?? 600);
+
+describe("splitChunks", () => {
+  it("cuts at line ends outside brackets, strings and comments", () => {
+    const text = 'a -> b\npart p = x@1 {\n  job j@1\n}\n# { not a brace\nsubject s = company "{" "x"\nc -> d';
+    expect(splitChunks(text).map((chunk) => chunk.text)).toEqual(["a -> b\n", "part p = x@1 {\n  job j@1\n}\n", "# { not a brace\n", 'subject s = company "{" "x"\n', "c -> d"]);
+  });
+
+  it("keeps a chain continued on a line starting with -> in one chunk, even across comments", () => {
+    expect(splitChunks("a -> b\n  # more\n  -> c\nd -> e\n").map((chunk) => chunk.text)).toEqual(["a -> b\n  # more\n  -> c\n", "d -> e\n"]);
+  });
+
+  it("runs an unclosed brace to the end of the text, as the parser reads it", () => {
+    expect(splitChunks("part p = x@1 {\na -> b\n").map((chunk) => chunk.text)).toEqual(["part p = x@1 {\na -> b\n"]);
+  });
+
+  it("treats \\r\\n and \\r as line ends and keeps the text whole", () => {
+    const text = "a -> b\r\nc -> d\re -> f";
+    const chunks = splitChunks(text);
+    expect(chunks.map((chunk) => chunk.text)).toEqual(["a -> b\r\n", "c -> d\r", "e -> f"]);
+    expect(chunks.map((chunk) => chunk.text).join("")).toBe(text);
+    expect(chunks.map((chunk) => chunk.start)).toEqual([0, 8, 15]);
+  });
+});
+
+describe("IncrementalParser", () => {
+  it("reparses only the statements around an edit", () => {
+    const parser = new IncrementalParser();
+    parser.reset(SAMPLE_WF, new LineMap(SAMPLE_WF));
+    const at = SAMPLE_WF.indexOf("pack@1") + 5;
+    const edited = SAMPLE_WF.slice(0, at) + "2" + SAMPLE_WF.slice(at + 1);
+    const result = parser.update(edited, new LineMap(edited), { start: at, oldEnd: at + 1, newEnd: at + 1 });
+    // The edited statement and the one before it (a restart point that cannot move).
+    expect(result.parsedChunks).toBe(2);
+    expect(result.totalChunks).toBeGreaterThan(10);
+    expect(result.ast).toEqual(parse(edited).ast);
+  });
+
+  it(`matches a full parse after each of ${EDITS} random edits`, () => {
+    const random = prng(20261121);
+    const parser = new IncrementalParser();
+    let text = SAMPLE_WF;
+    parser.reset(text, new LineMap(text));
+    let compared = 0;
+    for (let i = 0; i < EDITS; i++) {
+      const edit = randomEdit(text, random);
+      text = applyEdit(text, edit);
+      const lines = new LineMap(text);
+      // Keep the document from growing without bound: restart from the sample now and then.
+      let incremental;
+      if (text.length > 2_500) {
+        text = SAMPLE_WF;
+        incremental = parser.reset(text, new LineMap(text));
+      } else incremental = parser.update(text, lines, { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.text.length });
+      const full = parse(text);
+      // Serialised comparison first (fast); the structural diff only when they differ.
+      const same = JSON.stringify([incremental.ast, incremental.diagnostics]) === JSON.stringify([full.ast, full.diagnostics]);
+      if (!same) expect({ ast: incremental.ast, diagnostics: incremental.diagnostics }, `edit ${i}: ${JSON.stringify(text)}`).toEqual({ ast: full.ast, diagnostics: full.diagnostics });
+      compared++;
+    }
+    expect(compared).toBe(EDITS);
+  });
+});
+
+describe("LineMap and applyChanges", () => {
+  it("keeps line starts right through random edits, \\r\\n and lone \\r included", () => {
+    const random = prng(99);
+    let lines = new LineMap(SAMPLE_WF);
+    for (let i = 0; i < 500; i++) {
+      const edit = randomEdit(lines.text, random);
+      const text = applyEdit(lines.text, edit);
+      lines = lines.edited(text, { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.text.length });
+      const fresh = new LineMap(text);
+      expect(lines.lineCount).toBe(fresh.lineCount);
+      for (let line = 0; line < fresh.lineCount; line++) expect(lines.lineStart(line)).toBe(fresh.lineStart(line));
+    }
+  });
+
+  it("reports one region covering several changes of one notification", () => {
+    const lines = new LineMap("abcdef\nghij\n");
+    const result = applyChanges(lines, [
+      { range: { start: { line: 1, character: 1 }, end: { line: 1, character: 2 } }, text: "XY" },
+      { range: { start: { line: 0, character: 1 }, end: { line: 0, character: 1 } }, text: "Z" },
+    ]);
+    expect(result.text).toBe("aZbcdef\ngXYij\n");
+    const { start, oldEnd, newEnd } = result.region;
+    expect(result.text.slice(0, start)).toBe("abcdef\nghij\n".slice(0, start));
+    expect(result.text.slice(newEnd)).toBe("abcdef\nghij\n".slice(oldEnd));
+    expect([start, oldEnd, newEnd]).toEqual([1, 9, 11]);
+  });
+});

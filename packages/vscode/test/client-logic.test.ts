@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import {
+  COMMANDS,
+  REQUESTS,
+  compileToJson,
+  decompileJson,
+  documentSelector,
+  estimateDetail,
+  estimateSummary,
+  initializationOptions,
+  showEstimate,
+  type ActiveDocument,
+  type EditorHost,
+} from "../src/client-logic.js";
+
+/** A recording stand-in for VS Code and the language client. */
+function fakeHost(document: ActiveDocument | undefined, responses: Record<string, unknown>) {
+  const calls = { requests: [] as { method: string; params: unknown }[], opened: [] as { content: string; language: string }[], info: [] as string[], errors: [] as string[] };
+  const host: EditorHost = {
+    activeDocument: () => document,
+    openUntitled: async (content, language) => void calls.opened.push({ content, language }),
+    showInformation: (message, detail) => void calls.info.push(detail ? `${message}\n${detail}` : message),
+    showError: (message) => void calls.errors.push(message),
+    sendRequest: async <R>(method: string, params: unknown) => {
+      calls.requests.push({ method, params });
+      return responses[method] as R;
+    },
+  };
+  return { host, calls };
+}
+
+const wfDocument: ActiveDocument = { uri: "file:///w/a.wf", languageId: "wf", fileName: "/w/a.wf", text: "trigger start on_demand\n" };
+const jsonDocument: ActiveDocument = { uri: "file:///w/a.workflow.json", languageId: "json", fileName: "/w/a.workflow.json", text: '{"schemaVersion":1,"nodes":[],"edges":[]}' };
+
+describe("Compile to JSON", () => {
+  it("asks the server for the document's JSON and opens it in a new JSON editor", async () => {
+    const { host, calls } = fakeHost(wfDocument, { [REQUESTS.compile]: { json: '{\n  "schemaVersion": 1\n}\n', ok: true } });
+    await compileToJson(host);
+    expect(calls.requests).toEqual([{ method: "wfkit/compile", params: { uri: "file:///w/a.wf" } }]);
+    expect(calls.opened).toEqual([{ content: '{\n  "schemaVersion": 1\n}\n', language: "json" }]);
+    expect(calls.errors).toEqual([]);
+  });
+
+  it("opens the JSON but warns when the workflow has errors", async () => {
+    const { host, calls } = fakeHost(wfDocument, { [REQUESTS.compile]: { json: "{}", ok: false } });
+    await compileToJson(host);
+    expect(calls.opened).toHaveLength(1);
+    expect(calls.info[0]).toMatch(/has errors/);
+  });
+
+  it("refuses a document that is not .wf, without asking the server", async () => {
+    const { host, calls } = fakeHost(jsonDocument, {});
+    await compileToJson(host);
+    expect(calls.requests).toEqual([]);
+    expect(calls.errors[0]).toMatch(/\.wf file/);
+  });
+
+  it("reports the server's error", async () => {
+    const { host, calls } = fakeHost(wfDocument, { [REQUESTS.compile]: { error: "syntax errors" } });
+    await compileToJson(host);
+    expect(calls.opened).toEqual([]);
+    expect(calls.errors).toEqual(["Could not compile a.wf: syntax errors"]);
+  });
+});
+
+describe("Decompile JSON to .wf", () => {
+  it("sends the JSON text and opens the .wf result", async () => {
+    const { host, calls } = fakeHost(jsonDocument, { [REQUESTS.decompile]: { text: "trigger start on_demand\n" } });
+    await decompileJson(host);
+    expect(calls.requests).toEqual([{ method: "wfkit/decompile", params: { text: jsonDocument.text } }]);
+    expect(calls.opened).toEqual([{ content: "trigger start on_demand\n", language: "wf" }]);
+  });
+
+  it("refuses when no editor is open", async () => {
+    const { host, calls } = fakeHost(undefined, {});
+    await decompileJson(host);
+    expect(calls.errors[0]).toMatch(/Definition JSON/);
+  });
+});
+
+describe("Show estimate", () => {
+  const estimate = { costMinorUnits: 240, parts: [{ nodeId: "compare", partId: "terminal.compare", costMinorUnits: 200 }, { nodeId: "report", partId: "pack", costMinorUnits: 20 }], ok: true, errors: 0 };
+
+  it("shows the total, the verdict and each part", async () => {
+    const { host, calls } = fakeHost(wfDocument, { [REQUESTS.estimate]: estimate });
+    await showEstimate(host);
+    expect(calls.info).toEqual(["Estimated cost: 240 minor units (valid).\ncompare (terminal.compare): 200 minor units\nreport (pack): 20 minor units"]);
+  });
+
+  it("uses the uri a code lens passes rather than the active editor", async () => {
+    const { host, calls } = fakeHost(undefined, { [REQUESTS.estimate]: estimate });
+    await showEstimate(host, "file:///w/b.wf");
+    expect(calls.requests).toEqual([{ method: "wfkit/estimate", params: { uri: "file:///w/b.wf" } }]);
+  });
+
+  it("says when the figure may be incomplete", () => {
+    expect(estimateSummary({ ...estimate, ok: false, errors: 2 })).toBe("Estimated cost: 240 minor units (2 errors, so this figure may be incomplete).");
+    expect(estimateDetail({ ...estimate, parts: [] })).toBe("No part in this workflow has a known cost.");
+  });
+
+  it("reports a missing document", async () => {
+    const { host, calls } = fakeHost(undefined, {});
+    await showEstimate(host);
+    expect(calls.requests).toEqual([]);
+    expect(calls.errors).toHaveLength(1);
+  });
+});
+
+describe("client options", () => {
+  it("selects .wf files and *.workflow.json only", () => {
+    expect(documentSelector()).toEqual([
+      { language: "wf", scheme: "file" },
+      { language: "wf", scheme: "untitled" },
+      { language: "json", pattern: "**/*.workflow.json" },
+      { language: "jsonc", pattern: "**/*.workflow.json" },
+    ]);
+  });
+
+  it("passes the wfkit settings to the server in the shape it reads", () => {
+    const settings: Record<string, unknown> = { catalogue: "cat.json", "diagnostics.debounceMs": 50, "rules.docsBaseUrl": "https://x/", "inlayHints.cost": false };
+    expect(initializationOptions((key) => settings[key])).toEqual({
+      settings: { catalogue: "cat.json", diagnostics: { debounceMs: 50 }, rules: { docsBaseUrl: "https://x/" }, inlayHints: { cost: false } },
+    });
+  });
+
+  it("names the commands the manifest contributes", async () => {
+    const manifest = (await import("../package.json", { with: { type: "json" } })).default as { contributes: { commands: { command: string }[] } };
+    expect(manifest.contributes.commands.map((c) => c.command).sort()).toEqual(Object.values(COMMANDS).sort());
+  });
+});

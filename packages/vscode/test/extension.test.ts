@@ -1,0 +1,80 @@
+/**
+ * activate() against stand-ins for the `vscode` module and vscode-languageclient (no VS Code
+ * binary exists here): it must start the bundled server over node IPC for the right
+ * documents and register every command of the manifest.
+ */
+import { beforeEach, describe, expect, it, vi } from "vitest";
+
+const registered = new Map<string, (...args: unknown[]) => unknown>();
+const clients: { id: string; serverOptions: any; clientOptions: any; started: boolean; stopped: boolean; requests: unknown[][] }[] = [];
+
+vi.mock("vscode", () => ({
+  commands: {
+    registerCommand: (id: string, run: (...args: unknown[]) => unknown) => {
+      registered.set(id, run);
+      return { dispose: () => registered.delete(id) };
+    },
+  },
+  workspace: {
+    getConfiguration: () => ({ get: (key: string) => (key === "catalogue" ? "catalogue.json" : undefined) }),
+    openTextDocument: async () => ({}),
+  },
+  window: { activeTextEditor: undefined, showErrorMessage: vi.fn(), showInformationMessage: vi.fn(), showTextDocument: vi.fn() },
+}));
+
+vi.mock("vscode-languageclient/node", () => ({
+  TransportKind: { stdio: 0, ipc: 1 },
+  LanguageClient: class {
+    record;
+    constructor(id: string, _name: string, serverOptions: unknown, clientOptions: unknown) {
+      this.record = { id, serverOptions, clientOptions, started: false, stopped: false, requests: [] as unknown[][] };
+      clients.push(this.record);
+    }
+    async start() {
+      this.record.started = true;
+    }
+    async stop() {
+      this.record.stopped = true;
+    }
+    async sendRequest(...args: unknown[]) {
+      this.record.requests.push(args);
+      return { error: "stub" };
+    }
+  },
+}));
+
+const { activate, deactivate } = await import("../src/extension.js");
+
+describe("activate", () => {
+  beforeEach(() => {
+    registered.clear();
+    clients.length = 0;
+  });
+
+  it("starts the bundled server over node IPC for .wf and *.workflow.json", async () => {
+    const subscriptions: unknown[] = [];
+    await activate({ subscriptions, asAbsolutePath: (p: string) => `/ext/${p}` } as never);
+    expect(clients).toHaveLength(1);
+    const client = clients[0]!;
+    expect(client.started).toBe(true);
+    expect(client.serverOptions.run).toEqual({ module: "/ext/dist/server.cjs", transport: 1 });
+    expect(client.clientOptions.documentSelector).toContainEqual({ language: "wf", scheme: "file" });
+    expect(client.clientOptions.documentSelector).toContainEqual({ language: "json", pattern: "**/*.workflow.json" });
+    expect(client.clientOptions.initializationOptions.settings.catalogue).toBe("catalogue.json");
+    expect(client.clientOptions.synchronize).toEqual({ configurationSection: "wfkit" });
+    expect([...registered.keys()].sort()).toEqual(["wfkit.compileToJson", "wfkit.decompileJson", "wfkit.showEstimate"]);
+    expect(subscriptions).toHaveLength(3);
+  });
+
+  it("routes a code lens's Show estimate to the server with the lens's uri", async () => {
+    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p } as never);
+    await registered.get("wfkit.showEstimate")!("file:///w/a.wf");
+    expect(clients[0]!.requests).toEqual([["wfkit/estimate", { uri: "file:///w/a.wf" }]]);
+  });
+
+  it("stops the client on deactivate", async () => {
+    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p } as never);
+    await deactivate();
+    expect(clients[0]!.stopped).toBe(true);
+  });
+});
