@@ -23,6 +23,6 @@ if (!existsSync(cli)) {
 console.log("== Valid examples (embedded sample catalogue) ==");
 wfkit(["check", "examples", "--ignore", "examples/broken/**"], { expectFaults: false });
 console.log("\n== Estimates ==");
-wfkit(["estimate", "examples"], { expectFaults: false });
+wfkit(["estimate", "examples", "--ignore", "examples/broken/**"], { expectFaults: false });
 console.log("\n== Broken examples: these fail on purpose, to show the diagnostics ==");
 wfkit(["check", "examples/broken"], { expectFaults: true });

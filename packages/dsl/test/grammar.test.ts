@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { KEYWORD_TEXTS, railroadHtml } from "@wfkit/dsl";
+import { validateGrammar } from "../src/parser.js";
 
 const grammarDir = fileURLToPath(new URL("../../../grammar/", import.meta.url));
 
@@ -35,5 +36,9 @@ describe("grammar files", () => {
     for (const pattern of patterns) expect(() => new RegExp(pattern)).not.toThrow();
     const declaration = new RegExp(grammar.repository.declaration.patterns[0].match);
     expect(declaration.exec('part compare = terminal.compare@1')?.slice(1, 5)).toEqual(["part", "compare", "=", "terminal.compare"]);
+  });
+
+  it("passes chevrotain's grammar validations, which the shipped parser skips to start fast", () => {
+    expect(() => validateGrammar()).not.toThrow();
   });
 });

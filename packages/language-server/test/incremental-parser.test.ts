@@ -6,10 +6,11 @@ import { describe, expect, it } from "vitest";
 import { parse } from "@wfkit/dsl";
 import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
 import { splitChunks } from "../src/service/wf/chunks.js";
-import { LineMap, applyChanges } from "../src/service/text.js";
+import { LineMap, applyChanges, composeRegions, type TextEditRegion } from "../src/service/text.js";
 import { applyEdit, prng, randomEdit, SAMPLE_WF } from "./support/random-edits.js";
 
 const EDITS = Number(process.env.WFKIT_EQUIVALENCE_EDITS ?? 600);
+const SEED = Number(process.env.WFKIT_EQUIVALENCE_SEED ?? 20261121);
 
 describe("splitChunks", () => {
   it("cuts at line ends outside brackets, strings and comments", () => {
@@ -48,21 +49,26 @@ describe("IncrementalParser", () => {
   });
 
   it(`matches a full parse after each of ${EDITS} random edits`, () => {
-    const random = prng(20261121);
+    const random = prng(SEED);
     const parser = new IncrementalParser();
     let text = SAMPLE_WF;
     parser.reset(text, new LineMap(text));
     let compared = 0;
     for (let i = 0; i < EDITS; i++) {
-      const edit = randomEdit(text, random);
-      text = applyEdit(text, edit);
-      const lines = new LineMap(text);
+      // One to three edits, their regions composed, as a burst that is parsed once.
+      let region: TextEditRegion | undefined;
+      for (let k = random() < 0.3 ? 3 : 1; k > 0; k--) {
+        const edit = randomEdit(text, random);
+        text = applyEdit(text, edit);
+        const step = { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.text.length };
+        region = region ? composeRegions(region, step) : step;
+      }
       // Keep the document from growing without bound: restart from the sample now and then.
       let incremental;
       if (text.length > 2_500) {
         text = SAMPLE_WF;
         incremental = parser.reset(text, new LineMap(text));
-      } else incremental = parser.update(text, lines, { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.text.length });
+      } else incremental = parser.update(text, new LineMap(text), region!);
       const full = parse(text);
       // Serialised comparison first (fast); the structural diff only when they differ.
       const same = JSON.stringify([incremental.ast, incremental.diagnostics]) === JSON.stringify([full.ast, full.diagnostics]);
@@ -84,6 +90,23 @@ describe("LineMap and applyChanges", () => {
       const fresh = new LineMap(text);
       expect(lines.lineCount).toBe(fresh.lineCount);
       for (let line = 0; line < fresh.lineCount; line++) expect(lines.lineStart(line)).toBe(fresh.lineStart(line));
+    }
+  });
+
+  it("composes the regions of edits in a row into one that covers them all", () => {
+    const random = prng(5);
+    for (let i = 0; i < 300; i++) {
+      const original = SAMPLE_WF;
+      let text = original;
+      let region: TextEditRegion | undefined;
+      for (let k = 0; k < 3; k++) {
+        const edit = randomEdit(text, random);
+        text = applyEdit(text, edit);
+        const step = { start: edit.start, oldEnd: edit.end, newEnd: edit.start + edit.text.length };
+        region = region ? composeRegions(region, step) : step;
+      }
+      expect(text.slice(0, region!.start)).toBe(original.slice(0, region!.start));
+      expect(text.slice(region!.newEnd)).toBe(original.slice(region!.oldEnd));
     }
   });
 

@@ -11,13 +11,18 @@ import type { Catalogue } from "@wfkit/core";
 import { compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
 import { SymbolTable } from "./wf/symbols.js";
 import { analyzeDocument, type Analysis } from "./analysis.js";
-import { LineMap, type TextEditRegion } from "./text.js";
+import { LineMap, composeRegions, type TextEditRegion } from "./text.js";
 import type { Language } from "./types.js";
 import { IncrementalParser, type ParseResult } from "./wf/incremental-parser.js";
 
 export class WfkitDocument {
   private analysisResult: Analysis | undefined;
   private parseResult: ParseResult | undefined;
+  /**
+   * When this version is not parsed yet: the parse it can be reached from incrementally and
+   * the one region of text changed since (edits in a burst are composed, not parsed one by one).
+   */
+  private pending: { base: ParseResult; region: TextEditRegion } | undefined;
   private symbolTable: SymbolTable | undefined;
   private compiledResult: CompiledAst | undefined;
 
@@ -32,26 +37,35 @@ export class WfkitDocument {
     /** @internal The parser this document's history shares (`.wf` only). */
     readonly parser: IncrementalParser | undefined,
     readonly lines: LineMap = new LineMap(text),
-    /** @internal The parse of this text, when the parser made it incrementally already. */
-    parsed?: ParseResult,
+    /** @internal This text's parse, or how to reach it incrementally. */
+    parse?: { result: ParseResult } | { base: ParseResult; region: TextEditRegion },
   ) {
-    this.parseResult = parsed;
+    if (parse && "result" in parse) this.parseResult = parse.result;
+    else this.pending = parse;
   }
 
-  /** The next version after an edit: parsed at once, incrementally, when this version was parsed. */
+  /** The next version after an edit. Nothing is parsed until a feature or a check asks. */
   next(version: number, text: string, lines: LineMap, region: TextEditRegion): WfkitDocument {
-    const parsed = this.parseResult && this.parser ? this.parser.update(text, lines, region) : undefined;
-    return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.parser, lines, parsed);
+    const pending = this.parseResult
+      ? { base: this.parseResult, region }
+      : this.pending && { base: this.pending.base, region: composeRegions(this.pending.region, region) };
+    return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.parser, lines, pending);
   }
 
   /** The same text checked against another catalogue (the parse is reused). */
   withCatalogue(catalogue: Catalogue, problem: string | undefined): WfkitDocument {
-    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, this.parser, this.lines, this.parseResult);
+    const parse = this.parseResult ? { result: this.parseResult } : this.pending;
+    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, this.parser, this.lines, parse);
   }
 
-  /** The `.wf` parse of this version. */
+  /** The `.wf` parse of this version: incremental from the parser's last parse when it can be. */
   get parsed(): ParseResult {
-    this.parseResult ??= (this.parser ?? new IncrementalParser()).reset(this.text, this.lines);
+    if (this.parseResult) return this.parseResult;
+    const parser = this.parser ?? new IncrementalParser();
+    // Incremental only from the very parse the pending region starts at; anything else
+    // (an older version queried after a newer one) is parsed afresh.
+    this.parseResult = this.pending && parser.current === this.pending.base ? parser.update(this.text, this.lines, this.pending.region) : parser.reset(this.text, this.lines);
+    this.pending = undefined;
     return this.parseResult;
   }
 

@@ -115,27 +115,33 @@ export interface AppliedChanges {
 export function applyChanges(lines: LineMap, changes: readonly TextChange[]): AppliedChanges {
   let current = lines;
   const originalLength = lines.text.length;
-  let region: { start: number; end: number } | undefined;
+  let region: TextEditRegion | undefined;
   for (const change of changes) {
     const text = current.text;
     let start = change.range ? current.offsetAt(change.range.start) : 0;
     let end = change.range ? current.offsetAt(change.range.end) : text.length;
     if (end < start) [start, end] = [end, start];
     const next = text.slice(0, start) + change.text + text.slice(end);
-    const delta = change.text.length - (end - start);
     const edit = { start, oldEnd: end, newEnd: start + change.text.length };
     current = change.range ? current.edited(next, edit) : new LineMap(next);
-    // Grow the touched region (in the coordinates of the text after this change).
-    if (!region) region = { start, end: edit.newEnd };
-    else {
-      // The old region's end: before the change it stays, after it it shifts, inside it it was replaced.
-      const regionEnd = region.end <= start ? region.end : region.end >= end ? region.end + delta : edit.newEnd;
-      region = { start: Math.min(region.start, start), end: Math.max(regionEnd, edit.newEnd) };
-    }
+    region = region ? composeRegions(region, edit) : edit;
   }
-  const text = current.text;
-  const touched = region ?? { start: 0, end: 0 };
-  return { text, lines: current, region: { start: touched.start, oldEnd: touched.end - (text.length - originalLength), newEnd: touched.end } };
+  return { text: current.text, lines: current, region: region ?? { start: 0, oldEnd: originalLength, newEnd: originalLength } };
+}
+
+/**
+ * One region for two edits in a row: `first` took text A to B, `second` B to C; the result
+ * takes A to C (covering both, and possibly some unchanged text between them).
+ */
+export function composeRegions(first: TextEditRegion, second: TextEditRegion): TextEditRegion {
+  const secondDelta = second.newEnd - second.oldEnd;
+  // Where the end of the first edit lies in C: before the second edit it stays, after it it
+  // shifts, inside the text the second edit replaced it moves to that edit's end.
+  const firstEnd = first.newEnd <= second.start ? first.newEnd : first.newEnd >= second.oldEnd ? first.newEnd + secondDelta : second.newEnd;
+  const start = Math.min(first.start, second.start);
+  const newEnd = Math.max(firstEnd, second.newEnd);
+  const totalDelta = first.newEnd - first.oldEnd + secondDelta;
+  return { start, oldEnd: newEnd - totalDelta, newEnd };
 }
 
 const WORD = /[A-Za-z0-9_.\-]/;

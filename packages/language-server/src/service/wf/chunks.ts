@@ -88,7 +88,11 @@ export function chunkEnd(text: string, start: number): number {
 const SPACE = 32;
 const TAB = 9;
 
-/** True when the next significant text from `offset` (past blanks, line breaks, comments) is `->`. */
+/**
+ * True when the next token from `offset` is `->`, as the lexer would find it: blanks, line
+ * breaks and comments are skipped, and so are characters no token matches (the lexer
+ * reports and skips them, so `> -> b` on a line still continues the chain above).
+ */
 function continuesChain(text: string, offset: number): boolean {
   let i = offset;
   const length = text.length;
@@ -96,7 +100,35 @@ function continuesChain(text: string, offset: number): boolean {
     const code = text.charCodeAt(i);
     if (code === SPACE || code === TAB || code === LF || code === CR || code === 12 || code === 11 || code === 0xa0 || code === 0xfeff) i++;
     else if (code === HASH) while (i < length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== CR) i++;
-    else return code === 45 && text.charCodeAt(i + 1) === 62; // "->"
+    else if (code === MINUS) {
+      const next = text.charCodeAt(i + 1);
+      if (next === GREATER) return true;
+      if (next >= 48 && next <= 57) return false; // a negative number
+      i++; // a lone `-` matches no token
+    } else if (startsToken(code)) return false;
+    else i++;
   }
   return false;
+}
+
+const MINUS = 45;
+const GREATER = 62;
+
+/** Whether a token of the `.wf` lexer can start with this character (see the DSL's lexer.ts). */
+function startsToken(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) || // A-Z
+    (code >= 97 && code <= 122) || // a-z
+    code === 95 || // _
+    (code >= 48 && code <= 57) || // digits
+    code === QUOTE ||
+    code === 64 || // @
+    code === LBRACE ||
+    code === RBRACE ||
+    code === LBRACKET ||
+    code === RBRACKET ||
+    code === 44 || // ,
+    code === 58 || // :
+    code === 61 // =
+  );
 }

@@ -49,6 +49,8 @@ const MORE_FOLLOWS = "\n#";
 export class IncrementalParser {
   private chunks: ParsedChunk[] = [];
   private parsedChunks = 0;
+  /** The result of the last parse: the state the next `update` starts from. */
+  current: ParseResult | undefined;
 
   /** Parses a whole text (on open, or when the whole text is replaced). */
   reset(text: string, lines: LineMap): ParseResult {
@@ -61,7 +63,9 @@ export class IncrementalParser {
   /** Parses the text after one edit of the text last parsed. */
   update(text: string, lines: LineMap, region: TextEditRegion): ParseResult {
     const chunks = this.chunks;
-    if (chunks.length === 0) return this.reset(text, lines);
+    // A new text, or an edit of most of it (a paste over everything): one whole parse is
+    // cheaper than many chunk parses.
+    if (chunks.length === 0 || region.newEnd - region.start > text.length / 2) return this.reset(text, lines);
     const delta = region.newEnd - region.oldEnd;
 
     // Restart at the last chunk before the edit that holds a statement: a boundary there
@@ -102,8 +106,10 @@ export class IncrementalParser {
       for (const comment of chunk.comments) comments.push(comment);
       for (const fault of chunk.faults) diagnostics.push(placeAt(fault, lines));
     }
-    const ast: WfFile = { type: "file", span: { start: 0, end: text.length }, statements, comments };
-    return { ast, diagnostics, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
+    // Fields in the order `parse` gives them, so the two serialise identically.
+    const ast: WfFile = { type: "file", statements, comments, span: { start: 0, end: text.length } };
+    this.current = { ast, diagnostics, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
+    return this.current;
   }
 }
 

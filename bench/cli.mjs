@@ -1,0 +1,1 @@
+export { measureStartup as benchCliStartup } from "../packages/cli/bench/startup.mjs";
