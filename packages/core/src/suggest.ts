@@ -21,7 +21,8 @@ export class Suggester {
     let best: string | undefined;
     if (this.remainingComparisons >= candidates.length && word.length <= 200) {
       this.remainingComparisons -= candidates.length;
-      const limit = Math.max(2, Math.floor(word.length / 3));
+      // Short words allow fewer edits: `ui` is not a typo of `id`, but `pak` is of `pack`.
+      const limit = word.length <= 3 ? 1 : word.length <= 6 ? 2 : 3;
       let bestDistance = limit + 1;
       const lower = word.toLowerCase();
       for (const candidate of candidates) {

@@ -52,3 +52,22 @@ describe("catalogue", () => {
     expect(validateDefinition(graph, { catalogue: stricter }).faults.map((f) => [f.code, f.nodeId, f.edge])).toEqual([["edge-incompatible", "d", 2]]);
   });
 });
+
+describe("did-you-mean", () => {
+  it.each([
+    ["pak", "pack"],
+    ["terminal.compar", "terminal.compare"],
+    ["Terminal.Compare", "terminal.compare"],
+    ["terminal.profiel", "terminal.profile"],
+    ["ui", undefined],
+    ["xyz", undefined],
+    ["totally.different", undefined],
+  ])("suggests for part id %s: %s", (partId, expected) => {
+    const faults = validateDefinition({
+      schemaVersion: 1,
+      nodes: [{ id: "t", kind: "trigger", trigger: { kind: "on_demand" } }, { id: "p", partId, partVersion: "1" }, { id: "d", kind: "destination", destination: { kind: "standalone" } }],
+      edges: [{ from: "t", to: "p" }, { from: "p", to: "d" }],
+    }).faults.filter((f) => f.code === "part-unknown");
+    expect(faults.map((f) => [f.nodeId, f.suggestion])).toEqual([["p", expected]]);
+  });
+});

@@ -2,7 +2,7 @@
  * Splits `.wf` text into statement chunks: the unit of incremental reparsing.
  *
  * A `.wf` statement ends at the end of its line unless a `{` or `[` is still open (blocks,
- * lists and JSON literals run over lines). So a line break at bracket depth 0 is a boundary
+ * lists and JSON literals run over lines). So a line break with no bracket open is a boundary
  * the parser cannot see across, and the text between two such boundaries parses the same on
  * its own as inside the whole file. The scan mimics the lexer just enough to count brackets
  * correctly: strings (which end at a line break) and `#` comments are skipped.
@@ -47,7 +47,9 @@ export function splitChunks(text: string): Chunk[] {
  * first line break at depth 0 that no `->` line continues, or the end of the text.
  */
 export function chunkEnd(text: string, start: number): number {
-  let depth = 0;
+  // Open brackets, innermost last. A closer that does not match the innermost opener is
+  // junk to the parser (it closes nothing), so it is ignored here too.
+  const open: number[] = [];
   const length = text.length;
   let i = start;
   while (i < length) {
@@ -72,12 +74,12 @@ export function chunkEnd(text: string, start: number): number {
       while (i < length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== CR) i++;
       continue;
     }
-    if (code === LBRACE || code === LBRACKET) depth++;
-    else if (code === RBRACE || code === RBRACKET) depth = Math.max(0, depth - 1);
+    if (code === LBRACE || code === LBRACKET) open.push(code);
+    else if ((code === RBRACE && open[open.length - 1] === LBRACE) || (code === RBRACKET && open[open.length - 1] === LBRACKET)) open.pop();
     else if (code === LF || code === CR) {
       if (code === CR && text.charCodeAt(i + 1) === LF) i++;
       i++;
-      if (depth === 0 && !continuesChain(text, i)) return i;
+      if (open.length === 0 && !continuesChain(text, i)) return i;
       continue;
     }
     i++;
