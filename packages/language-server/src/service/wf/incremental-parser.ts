@@ -43,7 +43,7 @@ export interface ParseResult {
   totalChunks: number;
 }
 
-/** After a chunk that is not the last: a comment line, which adds no token but says "a line follows". */
+/** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
 const MORE_FOLLOWS = "\n#";
 
 export class IncrementalParser {
@@ -125,8 +125,13 @@ function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
   return low;
 }
 
+const NON_BLANK = /\S/g;
+
 function parseChunk(text: string, start: number, end: number): ParsedChunk {
-  const isLast = end >= text.length;
+  // The parser words some messages by whether only blanks follow ("found the end of the
+  // file"): a chunk followed by blank lines alone is parsed as the end of the text.
+  NON_BLANK.lastIndex = end;
+  const isLast = !NON_BLANK.test(text);
   const chunkText = text.slice(start, end);
   const result = parse(isLast ? chunkText : chunkText + MORE_FOLLOWS);
   const comments = isLast ? result.ast.comments : result.ast.comments.filter((comment) => comment.span.start < chunkText.length);

@@ -1,0 +1,22 @@
+import { validateDefinition, loadCatalogue, defaultCatalogue } from "@wfkit/core";
+import { analyzeSource, compile, parse, format, decompile, syntheticSource } from "@wfkit/dsl";
+const t = (label, f) => { const s = performance.now(); let r; try { r = f(); } catch (e) { r = "THROW " + e.message; } console.log(label, Math.round(performance.now() - s) + "ms", typeof r === "string" ? r.slice(0, 200) : r); };
+// 1M nodes core
+t("core 1M", () => { const nodes = [{ id: "t", kind: "trigger", trigger: { kind: "on_demand" } }]; const edges = []; for (let i = 0; i < 1e6; i++) { nodes.push({ id: "g" + i, kind: "gate", belowFloor: "hold" }); edges.push({ from: i ? "g" + (i - 1) : "t", to: "g" + i }); } nodes.push({ id: "d", kind: "destination", destination: { kind: "standalone" } }); edges.push({ from: "g999999", to: "d" }); const r = validateDefinition({ schemaVersion: 1, nodes, edges }); return [r.ok, r.faults.length]; });
+t("core 1e6 edges to one node", () => { const nodes = [{ id: "t", kind: "trigger", trigger: { kind: "on_demand" } }, { id: "d", kind: "destination", destination: { kind: "standalone" } }]; const edges = []; for (let i = 0; i < 1e6; i++) edges.push({ from: "t", to: "d" }); const r = validateDefinition({ schemaVersion: 1, nodes, edges }); return [r.ok, r.faults.length, r.faults[0]?.code, r.faults[0]?.related?.length]; });
+t("core ids", () => { const r = validateDefinition({ schemaVersion: 1, nodes: [{ id: "__proto__", kind: "trigger", trigger: { kind: "on_demand" } }, { id: "constructor", kind: "gate", belowFloor: "hold" }, { id: "toString", kind: "gate", belowFloor: "hold" }, { id: "hasOwnProperty", kind: "gate", belowFloor: "hold" }, { id: "valueOf", kind: "destination", destination: { kind: "standalone" } }], edges: [{ from: "__proto__", to: "constructor" }, { from: "constructor", to: "toString" }, { from: "toString", to: "hasOwnProperty" }, { from: "hasOwnProperty", to: "valueOf" }] }); return JSON.stringify(r.faults); });
+t("wf 1MB id", () => { const id = "a".repeat(1 << 20); const r = analyzeSource(`trigger ${id} on_demand\ndestination d standalone\n${id} -> d\n`, "wf"); return [r.ok, r.faults.map((f) => f.code)]; });
+t("wf 1MB quoted id", () => { const id = "é".repeat(1 << 20); const r = analyzeSource(`trigger "${id}" on_demand\ndestination d standalone\n"${id}" -> d\n`, "wf"); return [r.ok, r.faults.map((f) => f.code)]; });
+t("wf 1MB unterminated str", () => { const r = analyzeSource(`trigger "${"x".repeat(1<<20)}`, "wf"); return [r.ok, r.faults.map((f) => f.code+":"+f.message.length)]; });
+t("wf 1MB bad char run", () => { const r = analyzeSource(`trigger ${"é".repeat(1<<20)} on_demand`, "wf"); return [r.ok, r.faults.map((f) => f.code+":"+f.message.length)]; });
+t("wf 1MB garbage", () => { const r = analyzeSource("\u0000\u0001".repeat(1<<19), "wf"); return [r.ok, r.faults.map((f) => f.code+":"+f.message.length)]; });
+t("synthetic 100k", () => syntheticSource(100000).length);
+const big = syntheticSource(200000); console.log("200k len", big.length);
+t("analyze 200k nodes wf", () => { const r = analyzeSource(big, "wf"); return [r.ok, r.faults.length]; });
+const js = JSON.stringify(compile(big).definition); console.log("json len", js.length);
+t("analyze 200k nodes json", () => { const r = analyzeSource(js, "json"); return [r.ok, r.faults.length]; });
+t("json 1e5 deep", () => analyzeSource("[".repeat(1e5) + "]".repeat(1e5), "json").faults.length);
+t("wf obj 1e5 deep", () => analyzeSource("node " + '{"a":'.repeat(1e5) + "1" + "}".repeat(1e5), "wf").faults.map(f=>f.message));
+t("format deep", () => format("node " + "[".repeat(1e5) + "]".repeat(1e5)).text.length);
+t("decompile deep", () => { let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return decompile({ schemaVersion: 1, nodes: [v], edges: [] }).length; });
+t("proto", () => ({}).polluted);

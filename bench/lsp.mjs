@@ -1,0 +1,16 @@
+// Keystroke-to-diagnostics latency, measured by the language server's own client-process
+// benchmark (packages/language-server/bench/latency.mjs), which this runs and reads.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const script = fileURLToPath(new URL("../packages/language-server/bench/latency.mjs", import.meta.url));
+
+export async function benchLspLatency() {
+  const output = execFileSync(process.execPath, [script, "--debounce", "150"], {
+    encoding: "utf8",
+    env: { ...process.env, WFKIT_BENCH_JSON: "1" },
+    maxBuffer: 1 << 24,
+  });
+  const rows = JSON.parse(output.trim().split("\n").at(-1));
+  return rows.map((row) => ({ nodes: row.nodes, lines: row.lines, debounceCapMs: row.debounceMs, openMs: row.openMs, medianMs: row.median, p95Ms: row.p95, maxMs: row.max }));
+}
