@@ -14,7 +14,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", ".dbg.test.ts", "test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -95,7 +95,14 @@ export function parseConfig(text: string, absolutePath: string, cwd: string): Co
     throw new CliError(`${shown}: ${message}`);
   };
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  let value: unknown;
+  try {
+    value = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  } catch (error) {
+    // jsonc-parser recurses per nesting level; thousands of levels overflow the stack.
+    if (error instanceof RangeError) return fail("not valid JSON (nested too deeply to read)");
+    throw error;
+  }
   if (errors.length) {
     const first = errors[0]!;
     const before = text.slice(0, first.offset).split(/\r\n|\r|\n/);

@@ -146,17 +146,23 @@ async function counts(absolutePath: string, kind: WalkKind): Promise<boolean> {
 /** True when the top-level object of a JSON text has the keys of a definition or save body. */
 export function looksLikeDefinition(text: string): boolean {
   const keys = new Set<string>();
-  visit(
-    text,
-    {
-      // (Returning false from onArrayBegin to skip nested values would be faster, but in
-      // jsonc-parser 3.3 it also loses the keys after the skipped array.)
-      onObjectProperty: (property, _offset, _length, _line, _character, pathSupplier) => {
-        if (pathSupplier().length === 0) keys.add(property);
+  try {
+    visit(
+      text,
+      {
+        // (Returning false from onArrayBegin to skip nested values would be faster, but in
+        // jsonc-parser 3.3 it also loses the keys after the skipped array.)
+        onObjectProperty: (property, _offset, _length, _line, _character, pathSupplier) => {
+          if (pathSupplier().length === 0) keys.add(property);
+        },
       },
-    },
-    { allowTrailingComma: true, disallowComments: false },
-  );
+      { allowTrailingComma: true, disallowComments: false },
+    );
+  } catch (error) {
+    // jsonc-parser recurses per nesting level: a file nested thousands of levels deep
+    // overflows the stack. Judge it by the keys read before that; `check` then reports it.
+    if (!(error instanceof RangeError)) throw error;
+  }
   return keys.has("schemaVersion") || keys.has("scope") || (keys.has("nodes") && keys.has("edges"));
 }
 

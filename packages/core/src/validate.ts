@@ -1,5 +1,5 @@
 import type { Catalogue } from "./catalogue.js";
-import { indexCatalogue } from "./catalogue.js";
+import { indexCatalogue, loadCatalogue } from "./catalogue.js";
 import { defaultCatalogue } from "./default-catalogue.js";
 import type { Definition, VersionSaveBody } from "./model.js";
 import type { Estimate, Fault } from "./fault.js";
@@ -28,6 +28,18 @@ export type ValidationResult =
 export function validateDefinition(input: unknown, options: ValidateOptions = {}): ValidationResult {
   const faults: Fault[] = [];
   let estimate: Estimate = { costMinorUnits: 0, parts: [] };
+  const badCatalogue = catalogueProblem(options.catalogue);
+  if (badCatalogue !== undefined) {
+    // Checking against a broken catalogue would throw half-way and blame the definition.
+    faults.push({
+      code: "shape",
+      severity: "error",
+      message: `The catalogue passed to validateDefinition is not a valid catalogue (${badCatalogue}), so the definition was not checked. Load the catalogue with loadCatalogue and pass the catalogue it returns.`,
+      nodeId: null,
+      pointer: "",
+    });
+    return { ok: false, faults, estimate };
+  }
   try {
     const ctx = new RuleContext(buildModel(input), indexCatalogue(options.catalogue ?? defaultCatalogue), faults);
     for (const rule of options.rules ?? allRules) {
@@ -47,4 +59,18 @@ export function validateDefinition(input: unknown, options: ValidateOptions = {}
   }
   const ok = !faults.some((fault) => fault.severity === "error");
   return ok ? { ok, definition: input as Definition | VersionSaveBody, estimate, faults } : { ok, faults, estimate };
+}
+
+/** Catalogues already checked (loadCatalogue's verdict is cached: callers pass one catalogue many times). */
+const catalogueVerdicts = new WeakMap<object, string | undefined>();
+
+/** Why `catalogue` is not a usable catalogue, or undefined when it is (or none was given). */
+function catalogueProblem(catalogue: unknown): string | undefined {
+  if (catalogue === undefined || catalogue === defaultCatalogue) return undefined;
+  if (typeof catalogue !== "object" || catalogue === null) return "it is not an object";
+  if (catalogueVerdicts.has(catalogue)) return catalogueVerdicts.get(catalogue);
+  const loaded = loadCatalogue(catalogue);
+  const problem = loaded.ok ? undefined : loaded.problems.slice(0, 3).map((p) => `${p.pointer || "the document"}: ${p.message}`).join("; ");
+  catalogueVerdicts.set(catalogue, problem);
+  return problem;
 }

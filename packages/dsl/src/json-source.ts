@@ -55,8 +55,19 @@ export function parseJsonSource(text: string): JsonSource {
   const lines = new LineIndex(text);
   // jsonc-parser does not accept a byte order mark; a space of the same length keeps offsets.
   const parsable = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
+  // jsonc-parser's parser recurses once per nesting level: refuse, with a positioned fault,
+  // a text nested deeper than it can read rather than overflow the stack.
+  const tooDeep = firstBracketBeyond(parsable, MAX_JSON_DEPTH);
+  if (tooDeep >= 0) return tooDeeplyNested(text, lines, tooDeep);
   const errors: ParseError[] = [];
-  const tree = parseTree(parsable, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  let tree: JsonNode | undefined;
+  try {
+    tree = parseTree(parsable, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch (error) {
+    // Only a stack already nearly full when called can get here (the depth is checked above).
+    if (error instanceof RangeError) return tooDeeplyNested(text, lines, Math.max(0, firstBracketBeyond(parsable, 0)));
+    throw error;
+  }
   const faults: SourceFault[] = [];
   let complete = tree !== undefined;
   const seenOffsets = new Set<number>();
@@ -70,6 +81,49 @@ export function parseJsonSource(text: string): JsonSource {
   }
   const value = tree ? valueOfNode(tree, parsable, faults, lines) : undefined;
   return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+}
+
+/**
+ * How deeply arrays and objects may nest in a `.json` source. jsonc-parser recurses per level
+ * and overflows Node's default stack at about 5,000 levels; a definition needs fewer than 10.
+ */
+export const MAX_JSON_DEPTH = 2_000;
+
+function tooDeeplyNested(text: string, lines: LineIndex, offset: number): JsonSource {
+  const message = `this value nests arrays and objects more than ${MAX_JSON_DEPTH.toLocaleString("en")} levels deep, more than wfkit reads in a JSON file (a workflow definition needs fewer than 10)`;
+  const faults = [sourceFault(lines, DSL_CODES.jsonSyntax, "error", message, { start: offset, end: Math.min(text.length, offset + 1) })];
+  return { value: undefined, complete: false, faults, sourceMap: new JsonSourceMap(text, undefined), tree: undefined };
+}
+
+/**
+ * Offset of the first `[` or `{` that opens level `limit + 1`, or -1. One pass over the
+ * characters, reading strings and comments as jsonc-parser's scanner does (a string ends at
+ * its closing quote or at a line break; a backslash takes the next character), so brackets
+ * inside them do not count.
+ */
+function firstBracketBeyond(text: string, limit: number): number {
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22 || d === 0x0a || d === 0x0d) break;
+      }
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
+      while (i < length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d) i++;
+    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? length : end + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
+      depth--;
+    }
+  }
+  return -1;
 }
 
 interface DescribedError {

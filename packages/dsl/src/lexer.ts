@@ -186,10 +186,28 @@ function describeLexError(text: string, offset: number, length: number): LexProb
     while (start > 0 && /[\p{L}\p{N}_.-]/u.test(text[start - 1]!)) start--;
     while (end < text.length && /[\p{L}\p{N}_.-]/u.test(text[end]!)) end++;
     const word = text.slice(start, end);
-    return { offset: start, length: end - start, message: `\`${word}\` must be quoted: a bare name is ASCII letters, digits, \`_\`, \`-\` and \`.\`; write ${JSON.stringify(word)}` };
+    const fix = word.length > SHOWN_MAX ? "put it in double quotes" : `write ${JSON.stringify(word)}`;
+    return { offset: start, length: end - start, message: `\`${shown(word)}\` must be quoted: a bare name is ASCII letters, digits, \`_\`, \`-\` and \`.\`; ${fix}` };
   }
   if (first === "'") return { offset, length, message: "unexpected `'`: strings and quoted names use double quotes (\")" };
   if (first === "-") return { offset, length, message: "unexpected `-`: an edge is written `->`" };
   if (first === ">") return { offset, length, message: "unexpected `>`: an edge is written `->`" };
-  return { offset, length, message: `unexpected \`${skipped}\`` };
+  return { offset, length, message: `unexpected \`${shown(skipped)}\`` };
+}
+
+/** Longest piece of the text a message quotes: a 1 MB run of junk must not make a 2 MB message. */
+const SHOWN_MAX = 40;
+
+/**
+ * `text` as a message quotes it: control characters, lone surrogates and U+FFFD (what invalid
+ * UTF-8 decodes to) as `\uXXXX`, since a terminal would swallow or garble them; cut after
+ * SHOWN_MAX code units, with `…`.
+ */
+function shown(text: string): string {
+  let end = Math.min(text.length, SHOWN_MAX);
+  if (end < text.length && /[\ud800-\udbff]/.test(text[end - 1]!)) end--;
+  const visible = text
+    .slice(0, end)
+    .replace(/[\u0000-\u001f\u007f-\u009f\ufffd]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return end < text.length ? `${visible}…` : visible;
 }

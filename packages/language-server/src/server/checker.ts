@@ -88,7 +88,9 @@ export class WorkerChecker implements Checker {
   static start(moduleUrl: string | URL | undefined, onResult: (result: CheckResult) => void, onError: (error: unknown) => void): WorkerChecker | undefined {
     if (!moduleUrl) return undefined;
     try {
-      const worker = new Worker(moduleUrl, { workerData: { wfkitChecker: true }, stdout: true, stderr: true });
+      // A roomy young generation: each check allocates a new definition and model, and with the
+      // default one they are promoted and later swept by slow full collections (the p95 spikes).
+      const worker = new Worker(moduleUrl, { workerData: { wfkitChecker: true }, stdout: true, stderr: true, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
       worker.on("message", (result: CheckResult) => onResult(result));
       worker.on("error", onError);
       // The worker must not keep the process alive after the connection ends.
