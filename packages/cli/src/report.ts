@@ -5,15 +5,9 @@
  */
 import type { Estimate, Fault, RelatedLocation } from "@wfkit/core";
 
-export interface Position {
-  line: number;
-  character: number;
-}
-
-export interface Range {
-  start: Position;
-  end: Position;
-}
+// Ranges are the DSL's (0-based line, UTF-16 character); the formats convert to 1-based.
+export type { Position, Range } from "@wfkit/dsl";
+import type { Position, Range } from "@wfkit/dsl";
 
 export interface RelatedDiagnostic extends RelatedLocation {
   range: Range;

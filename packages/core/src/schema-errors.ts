@@ -6,7 +6,8 @@ export interface AjvError {
   message?: string;
 }
 
-const TYPE_WORDS: Record<string, string> = {
+/** How a message names each JSON Schema type. */
+export const TYPE_WORDS: Record<string, string> = {
   string: "a string",
   integer: "a whole number",
   number: "a number",

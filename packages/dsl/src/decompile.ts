@@ -468,18 +468,27 @@ export function literalOf(value: unknown): JsonLiteral {
  */
 function toJsonValue(value: unknown): unknown {
   if (isPlainJson(value)) return value;
+  // The objects being normalised, outermost first: meeting one again is a cycle, which JSON
+  // cannot hold (JSON.stringify throws the same TypeError).
+  const open = new Set<object>();
   const normalise = (item: unknown, inArray: boolean): unknown => {
     if (item !== null && typeof item === "object" && typeof (item as { toJSON?: unknown }).toJSON === "function") item = (item as { toJSON(): unknown }).toJSON();
     if (typeof item === "number") return Number.isFinite(item) ? item : null;
     if (typeof item === "string" || typeof item === "boolean" || item === null) return item;
-    if (Array.isArray(item)) return item.map((element) => normalise(element, true));
     if (typeof item === "object") {
-      const out: JsonObject = {};
-      for (const key of Object.keys(item as object)) {
-        const field = normalise((item as JsonObject)[key], false);
-        if (field !== undefined) Object.defineProperty(out, key, { value: field, enumerable: true, configurable: true, writable: true });
+      if (open.has(item)) throw new TypeError("cannot decompile a cyclic value: JSON has no cycles");
+      open.add(item);
+      try {
+        if (Array.isArray(item)) return item.map((element) => normalise(element, true));
+        const out: JsonObject = {};
+        for (const key of Object.keys(item)) {
+          const field = normalise((item as JsonObject)[key], false);
+          if (field !== undefined) Object.defineProperty(out, key, { value: field, enumerable: true, configurable: true, writable: true });
+        }
+        return out;
+      } finally {
+        open.delete(item);
       }
-      return out;
     }
     // undefined, functions, symbols: dropped from objects, null in arrays (as JSON.stringify).
     return inArray ? null : undefined;
@@ -490,12 +499,19 @@ function toJsonValue(value: unknown): unknown {
 /** True when a value holds only JSON values (checked with an explicit stack). */
 function isPlainJson(value: unknown): boolean {
   const stack: unknown[] = [value];
+  // An object met twice (shared, or on a cycle) is left to toJsonValue's normalising copy:
+  // without this a cycle would keep this loop going for ever.
+  const seen = new Set<object>();
   while (stack.length) {
     const item = stack.pop();
     if (item === null || typeof item === "string" || typeof item === "boolean") continue;
     if (typeof item === "number") {
       if (!Number.isFinite(item)) return false;
       continue;
+    }
+    if (typeof item === "object" && item !== null) {
+      if (seen.has(item)) return false;
+      seen.add(item);
     }
     if (Array.isArray(item)) {
       for (let i = 0; i < item.length; i++) {

@@ -1,21 +1,12 @@
 import { defineRule } from "./rule.js";
 import * as generated from "../generated/validators.js";
 import type { GeneratedValidator, AjvError } from "../schema-errors.js";
-import { describeValueType } from "../schema-errors.js";
+import { describeValueType, TYPE_WORDS } from "../schema-errors.js";
 import { isPlainObject, ownField, hasOwnField } from "../model.js";
 import { parsePointer } from "../fault.js";
 import type { RuleContext } from "../checker/context.js";
 
 const validateDocument = generated.validateDefinitionDocument as unknown as GeneratedValidator;
-
-const FIELD_WORDS: Record<string, string> = {
-  string: "a string",
-  integer: "a whole number",
-  number: "a number",
-  boolean: "true or false",
-  array: "an array",
-  object: "an object",
-};
 
 export default defineRule({
   meta: {
@@ -89,7 +80,7 @@ function reportSchemaError(ctx: RuleContext, error: AjvError): void {
     });
     return;
   }
-  const expected = FIELD_WORDS[String(error.params.type)] ?? String(error.params.type);
+  const expected = TYPE_WORDS[String(error.params.type)] ?? String(error.params.type);
   const actual = describeValueType(valueAt(ctx.model.input, error.instancePath));
   const tokens = parsePointer(error.instancePath);
   const field = tokens[tokens.length - 1];

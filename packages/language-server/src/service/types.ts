@@ -4,17 +4,9 @@
  * can be driven by a CLI, a test or another protocol just as well.
  */
 
-/** 0-based line, 0-based UTF-16 code unit within the line. */
-export interface Position {
-  line: number;
-  character: number;
-}
-
-/** A half-open range, `end` exclusive. */
-export interface Range {
-  start: Position;
-  end: Position;
-}
+/** Positions are the DSL's plain ones (0-based line, UTF-16 character; ranges end-exclusive). */
+export type { Position, Range } from "@wfkit/dsl";
+import type { Position, Range } from "@wfkit/dsl";
 
 export type Language = "wf" | "json";
 
