@@ -15,6 +15,8 @@ export default defineConfig({
   },
   test: {
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    // A property that fails in the unit suite also saves its counterexample as a regression.
+    setupFiles: ["test/fuzz/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

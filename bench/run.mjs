@@ -9,6 +9,8 @@ import { benchDsl } from "./dsl.mjs";
 import { benchMemory } from "./memory.mjs";
 import { benchCliStartup } from "./cli.mjs";
 import { benchLspLatency } from "./lsp.mjs";
+import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
+import { runHostileScale } from "../test/fuzz/scale.mjs";
 
 const quick = process.env.BENCH_QUICK === "1";
 const scaling = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
@@ -36,6 +38,15 @@ results.cli = await benchCliStartup();
 section("CLI: `wfkit check` of a small file vs `node -e 0` (process wall time, ms, medians)", [results.cli]);
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
+
+results.redos = await checkLexerBacktracking();
+console.log("\n## Lexer backtracking check (pathological strings)");
+console.log(JSON.stringify(results.redos, null, 2));
+if (!quick) {
+  results.hostileScale = await runHostileScale();
+  console.log("\n## Hostile scale through the CLI (1M nodes, 10^6 edges to one node)");
+  console.log(JSON.stringify(results.hostileScale, null, 2));
+}
 
 const at = (rows, nodes) => rows.find((r) => r.nodes === nodes);
 results.goals = {

@@ -69,13 +69,21 @@ async function runVitest(files, { coverage, testNamePattern, testTimeout }) {
           exclude: ["**/generated/**"],
           reporter: ["text-summary", "html", "json-summary"],
           reportsDirectory: path.join(root, "coverage"),
+          // A failing property is what the fuzz is for; its coverage still counts.
+          reportOnFailure: true,
         }
       : { enabled: false },
   };
   const vitest = await startVitest("test", files, options);
   const failed = !vitest || vitest.state.getCountOfFailedTests() > 0 || vitest.state.getUnhandledErrors().length > 0;
+  // Tests that ran (passed or failed): a name pattern that matches nothing must not pass.
+  const ran = vitest ? vitest.state.getFiles().flatMap((file) => allTests(file)).filter((test) => test.result?.state === "pass" || test.result?.state === "fail").length : 0;
   await vitest?.close();
-  return failed;
+  return { failed, ran };
+}
+
+function allTests(task) {
+  return task.type === "test" ? [task] : (task.tasks ?? []).flatMap(allTests);
 }
 
 async function replay(file) {
@@ -83,9 +91,12 @@ async function replay(file) {
   if (regression.kind !== "inline") throw new Error(`${file} is a registry regression: test/fuzz/regressions.test.ts replays it directly`);
   process.env.FUZZ_REPLAY_SEED = String(regression.seed);
   process.env.FUZZ_REPLAY_PATH = regression.path ?? "";
-  const pattern = new RegExp(`^${regression.testName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
-  const failed = await runVitest([regression.testFile], { coverage: false, testNamePattern: pattern, testTimeout: 300_000 });
-  process.exit(failed ? 1 : 0);
+  // The test's own name (vitest joins describe blocks differently from expect.getState()).
+  const ownName = regression.testName.split(" > ").at(-1);
+  const pattern = new RegExp(`${ownName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  const { failed, ran } = await runVitest([regression.testFile], { coverage: false, testNamePattern: pattern, testTimeout: 300_000 });
+  if (ran === 0) console.error(`fuzz --replay: no test named ${JSON.stringify(regression.testName)} ran in ${regression.testFile}`);
+  process.exit(failed || ran === 0 ? 1 : 0);
 }
 
 async function fuzz(filters) {
@@ -119,7 +130,7 @@ async function fuzz(filters) {
   const started = Date.now();
   // Generous: shrinking a counterexample can take a while after the budget.
   const testTimeout = (propertyMs || 0) + 30 * 60_000;
-  const failed = await runVitest(files, { coverage: true, testTimeout });
+  const { failed } = await runVitest(files, { coverage: true, testTimeout });
 
   const byProperty = new Map();
   for (const line of readFileSync(statsFile, "utf8").split("\n")) {

@@ -8,6 +8,11 @@ export interface Output {
   write(text: string): void;
   /** True when the stream is a terminal: decides colours and progress-style output. */
   readonly isTTY: boolean;
+  /**
+   * Resolves once what was written has been handed on (a pipe's buffer drained). A writer of
+   * very large output awaits it between pieces, so the pieces are not all held in memory.
+   */
+  flushed?(): Promise<void>;
 }
 
 export interface Io {
@@ -21,7 +26,7 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true },
+    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true, flushed: () => drained(process.stdout) },
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     cwd: process.cwd(),
     env: process.env,
@@ -31,4 +36,16 @@ export function processIo(): Io {
       return Buffer.concat(chunks).toString("utf8");
     },
   };
+}
+
+/** Resolves when `stream` has no more queued output (or can take none: closed, failed). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  if (!stream.writableNeedDrain) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done).off("close", done).off("error", done);
+      resolve();
+    };
+    stream.on("drain", done).on("close", done).on("error", done);
+  });
 }

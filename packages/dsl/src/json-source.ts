@@ -71,7 +71,11 @@ export function parseJsonSource(text: string): JsonSource {
   const faults: SourceFault[] = [];
   let complete = tree !== undefined;
   const seenOffsets = new Set<number>();
-  for (const error of errors) {
+  for (const reported of errors) {
+    // jsonc-parser places the error of a comment left open at the end one character past the
+    // end of the text: keep every span inside the text.
+    const offset = Math.min(reported.offset, parsable.length);
+    const error = { ...reported, offset, length: Math.min(reported.length, parsable.length - offset) };
     // jsonc-parser may report two errors for one mistake at one place (`,}`): keep the first.
     if (seenOffsets.has(error.offset)) continue;
     seenOffsets.add(error.offset);

@@ -136,7 +136,17 @@ export interface LexProblem {
  */
 export function lex(text: string): LexedText {
   const result = wfLexer.tokenize(text);
-  const problems: LexProblem[] = result.errors.map((error) => describeLexError(text, error.offset, error.length));
+  const problems: LexProblem[] = [];
+  // A non-ASCII letter's problem underlines its whole word; the lexer reports each run of
+  // unmatched characters in that word again (`é1eé1e…`), and describing each would rescan the
+  // word each time: quadratic. One problem per word, the same one.
+  let coveredUntil = 0;
+  for (const error of result.errors) {
+    if (error.offset < coveredUntil) continue;
+    const problem = describeLexError(text, error.offset, error.length);
+    problems.push(problem);
+    coveredUntil = problem.offset + problem.length;
+  }
   const tokens = result.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;

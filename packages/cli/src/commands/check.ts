@@ -71,7 +71,24 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
 
   const formatter = await loadFormatter(format);
   const paint = painter(format === "pretty" && shouldColour(io.env, io.stdout.isTTY));
-  io.stdout.write(formatter(shown, { paint, quiet }));
+  if (format === "json") {
+    // In pieces, written as made: a million faults are more text than one string can hold.
+    for (const chunk of (await import("../formats/json.js")).formatJsonChunks(shown)) {
+      io.stdout.write(chunk);
+      await io.stdout.flushed?.();
+    }
+  } else {
+    let output: string;
+    try {
+      output = formatter(shown, { paint, quiet });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      // The other formats are one string; past about 512 MB of text V8 cannot make it.
+      io.stderr.write(`wfkit: ${plural(all.summary.errors + all.summary.warnings, "fault")}: too many to print in the ${format} format; use --format json\n`);
+      return all.summary.errors > 0 ? 1 : 2;
+    }
+    io.stdout.write(output);
+  }
 
   const tooManyWarnings = maxWarnings !== undefined && all.summary.warnings > maxWarnings;
   if (tooManyWarnings)

@@ -47,11 +47,20 @@ export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
   let failed = false;
   let unformatted = false;
   for (const file of files) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(file.absolutePath, "utf8");
+      bytes = await readFile(file.absolutePath);
     } catch (error) {
       throw new CliError(describeFsError(error, file.displayPath));
+    }
+    const text = bytes.toString("utf8");
+    // Decoding replaces bytes that are not UTF-8 (a Latin-1 comment, say) with U+FFFD, so
+    // writing the text back would destroy them: leave such a file as it is.
+    if (write && !Buffer.from(text, "utf8").equals(bytes)) {
+      const line = text.slice(0, Math.max(0, text.indexOf("\ufffd"))).split(/\r\n|\r|\n/).length;
+      io.stderr.write(`wfkit: ${file.displayPath} was not formatted: it is not valid UTF-8 (line ${line}), and rewriting it would replace those bytes\n`);
+      failed = true;
+      continue;
     }
     const result = formatText(text);
     if (result.errors.length) {

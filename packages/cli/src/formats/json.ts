@@ -15,19 +15,56 @@ import type { Formatter } from "./format.js";
 
 export const JSON_FORMAT_VERSION = 1;
 
-export const formatJson: Formatter = (report) => {
+export const formatJson: Formatter = (report) => [...formatJsonChunks(report)].join("");
+
+/** Where a file's faults go in the document's skeleton (a NUL cannot occur in a path). */
+const faultsSlot = (index: number) => `\u0000faults ${index}\u0000`;
+const CHUNK_SIZE = 1 << 20;
+
+/**
+ * The document of formatJson, byte for byte, in pieces of about 1 MB, made as they are
+ * written: a million faults make more text than one JavaScript string can hold (about
+ * 512 MB), which used to end in an internal error, and holding all the pieces at once would
+ * exhaust the heap. The skeleton is stringified with a placeholder for each file's faults,
+ * then each fault is stringified alone and indented to its place.
+ */
+export function* formatJsonChunks(report: CheckReport): Generator<string> {
   const document = {
     version: JSON_FORMAT_VERSION,
-    files: report.files.map((file) => ({
+    files: report.files.map((file, index) => ({
       path: file.path,
       ok: file.ok,
-      faults: file.faults.map(jsonFault),
+      faults: faultsSlot(index),
       ...(file.estimate ? { estimate: file.estimate } : {}),
     })),
     summary: report.summary,
   };
-  return JSON.stringify(document, null, 2) + "\n";
-};
+  const skeleton = JSON.stringify(document, null, 2) + "\n";
+  let pending = "";
+  let rest = skeleton;
+  for (let index = 0; index < report.files.length; index++) {
+    const faults = report.files[index]!.faults;
+    const slot = JSON.stringify(faultsSlot(index));
+    const at = rest.indexOf(slot);
+    pending += rest.slice(0, at);
+    rest = rest.slice(at + slot.length);
+    if (!faults.length) {
+      pending += "[]";
+      continue;
+    }
+    pending += "[\n";
+    for (let i = 0; i < faults.length; i++) {
+      pending += `${i ? ",\n" : ""}        ${JSON.stringify(jsonFault(faults[i]!), null, 2).replace(/\n/g, "\n        ")}`;
+      if (pending.length >= CHUNK_SIZE) {
+        yield pending;
+        pending = "";
+      }
+    }
+    pending += "\n      ]";
+  }
+  pending += rest;
+  if (pending) yield pending;
+}
 
 export function jsonFault(fault: Diagnostic): Record<string, unknown> {
   const { range, related, ...rest } = fault;
