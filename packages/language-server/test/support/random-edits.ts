@@ -1,3 +1,4 @@
+import { VALID_WF } from "./fixtures.js";
 /**
  * Random edits for soak and equivalence tests: typing, deleting and pasting, including text
  * that breaks the syntax (unclosed braces and strings, stray arrows), from a seeded PRNG so
@@ -77,20 +78,5 @@ export function applyEdit(text: string, edit: RandomEdit): string {
   return text.slice(0, edit.start) + edit.text + text.slice(edit.end);
 }
 
-export const SAMPLE_WF = `# A peer comparison, delivered after a floor check.
-workflow "grocers"
-
-subject tesco = company "cmp_tesco" "Tesco PLC"
-subject sainsbury = company "cmp_sbry" "J Sainsbury plc"
-
-trigger start on_demand
-part compare = terminal.compare@1 {
-  job compare.peers@1
-  subjects [tesco, sainsbury]
-}
-part report = pack@1
-gate floor hold
-destination inbox standalone
-
-start -> compare -> report -> floor -> inbox
-`;
+/** The document the random edits start from: the protocol tests' valid workflow. */
+export const SAMPLE_WF = VALID_WF;
