@@ -15,7 +15,7 @@ export function estimateCost(ctx: RuleContext): Estimate {
     if (node.duplicateOf) continue;
     const part = ctx.partOf(node);
     if (!part) continue;
-    const subjects = subjectRefsOf(node.raw!)?.length ?? 0;
+    const subjects = subjectRefsOf(node)?.length ?? 0;
     const cost = partCost(part, subjects);
     total += cost;
     parts.push({ nodeId: node.id ?? "", partId: part.partId, costMinorUnits: cost });

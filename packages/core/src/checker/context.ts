@@ -107,9 +107,7 @@ export class RuleContext {
 
   /** The catalogue entry of a part node, when its partId is known. */
   partOf(node: NodeInfo): CataloguePart | undefined {
-    if (node.kind !== "part" || !node.raw) return undefined;
-    const partId = ownField(node.raw, "partId");
-    return typeof partId === "string" ? this.catalogue.parts.get(partId) : undefined;
+    return node.partId === undefined ? undefined : this.catalogue.parts.get(node.partId);
   }
 
   /** Graph nodes with no incoming edge: the entry points a top-level trigger feeds. */

@@ -3,15 +3,23 @@
  * needs (which node an id names, which edges join two real nodes). Built in one O(n + e)
  * pass that reads the input defensively: any value at all may arrive here.
  */
-import { type NodeKind, NODE_KINDS, isPlainObject, isVersionSaveBody, ownField, hasOwnField } from "../model.js";
+import { type NodeKind, isPlainObject, isVersionSaveBody, ownField, hasOwnField } from "../model.js";
 import { joinPointer } from "../fault.js";
 import { type Adjacency, buildAdjacency } from "./graph.js";
+import { type EdgeFields, FieldReader, type NodeFields } from "./read.js";
 
-export class NodeInfo {
+export class NodeInfo implements NodeFields {
   /** Set on the second and later nodes that reuse an id: the node that owns it. */
   duplicateOf?: NodeInfo;
   /** Dense index among the graph's nodes (first occurrence of each id), or -1. */
   graphIndex = -1;
+  // Read from `raw` once by buildModel (see read.ts); never changed after.
+  id: string | undefined = undefined;
+  kind: NodeKind | undefined = undefined;
+  partId: string | undefined = undefined;
+  hasTerminal = false;
+  terminal: unknown = undefined;
+  clean = false;
 
   constructor(
     /** Where the `nodes` array is, e.g. "/nodes" or "/scope/graph/nodes". */
@@ -20,10 +28,6 @@ export class NodeInfo {
     readonly index: number,
     /** The node object, or null when the array entry is not an object. */
     readonly raw: Record<string, unknown> | null,
-    /** The id when it is a non-empty string. */
-    readonly id: string | undefined,
-    /** The resolved kind; undefined when the node is none of the four. */
-    readonly kind: NodeKind | undefined,
   ) {}
 
   /** JSON Pointer to the node; built on demand, as only faulty nodes need one. */
@@ -41,18 +45,23 @@ export type EdgeStatus =
   | "from-destination"
   | "ok";
 
-export class EdgeInfo {
+export class EdgeInfo implements EdgeFields {
   status: EdgeStatus = "ok";
   /** For a duplicate edge: the first edge with the same endpoints. */
   duplicateOf?: EdgeInfo;
+  // Read from the edge object once by buildModel; never changed after.
+  from: string | undefined = undefined;
+  to: string | undefined = undefined;
+  fromNode: NodeInfo | undefined = undefined;
+  toNode: NodeInfo | undefined = undefined;
+  /** The edge object has exactly `from` and `to`, both strings (see read.ts). */
+  clean = false;
 
   constructor(
     private readonly arrayPointer: string,
     readonly index: number,
-    readonly from: string | undefined,
-    readonly to: string | undefined,
-    readonly fromNode: NodeInfo | undefined,
-    readonly toNode: NodeInfo | undefined,
+    /** The edge object, or null when the array entry is not an object. */
+    readonly raw: Record<string, unknown> | null,
   ) {}
 
   get pointer(): string {
@@ -74,6 +83,11 @@ export interface GraphModel {
   readonly graph: Record<string, unknown> | null;
   /** True when `nodes` and `edges` are both arrays, so graph-level rules can judge. */
   readonly graphUsable: boolean;
+  /**
+   * Every object of the input has only known fields, each present when required and valid
+   * (read.ts): `shape` and `unknown-field` have nothing to report. False means "look closer".
+   */
+  readonly clean: boolean;
   readonly nodes: NodeInfo[];
   readonly edges: EdgeInfo[];
   /** Nodes that own their id, in document order; `graphIndex` indexes this list. */
@@ -84,12 +98,6 @@ export interface GraphModel {
   /** Edges with status "ok", as compressed adjacency over `graphIndex`. */
   readonly successors: Adjacency;
   readonly predecessors: Adjacency;
-}
-
-export function resolveNodeKind(raw: Record<string, unknown>): NodeKind | undefined {
-  const kind = ownField(raw, "kind");
-  if (kind === undefined) return hasOwnField(raw, "partId") ? "part" : undefined;
-  return typeof kind === "string" && (NODE_KINDS as readonly string[]).includes(kind) ? (kind as NodeKind) : undefined;
 }
 
 export function buildModel(input: unknown): GraphModel {
@@ -113,13 +121,16 @@ export function buildModel(input: unknown): GraphModel {
   const graphNodes: NodeInfo[] = [];
   const byId = new Map<string, NodeInfo>();
   const nodesPointer = joinPointer(graphPointer, "nodes");
+  const reader = new FieldReader();
+  let clean = graph !== null && isCleanEnvelope(reader, input, graph, isVersionBody);
   for (let index = 0; index < nodeList.length; index++) {
     const value = nodeList[index];
     const raw = isPlainObject(value) ? value : null;
-    const idValue = raw ? ownField(raw, "id") : undefined;
-    const id = typeof idValue === "string" && idValue !== "" ? idValue : undefined;
-    const info = new NodeInfo(nodesPointer, index, raw, id, raw ? resolveNodeKind(raw) : undefined);
+    const info = new NodeInfo(nodesPointer, index, raw);
+    if (raw) reader.readNode(raw, info);
     nodes[index] = info;
+    clean &&= info.clean;
+    const id = info.id;
     if (id === undefined) continue;
     const owner = byId.get(id);
     if (owner) {
@@ -140,13 +151,14 @@ export function buildModel(input: unknown): GraphModel {
   for (let index = 0; index < edgeList.length; index++) {
     const value = edgeList[index];
     const raw = isPlainObject(value) ? value : null;
-    const fromValue = raw ? ownField(raw, "from") : undefined;
-    const toValue = raw ? ownField(raw, "to") : undefined;
-    const from = typeof fromValue === "string" ? fromValue : undefined;
-    const to = typeof toValue === "string" ? toValue : undefined;
+    const edge = new EdgeInfo(edgesPointer, index, raw);
+    if (raw) reader.readEdge(raw, edge);
+    clean &&= edge.clean;
+    const { from, to } = edge;
     const fromNode = from === undefined ? undefined : byId.get(from);
     const toNode = to === undefined ? undefined : byId.get(to);
-    const edge = new EdgeInfo(edgesPointer, index, from, to, fromNode, toNode);
+    edge.fromNode = fromNode;
+    edge.toNode = toNode;
     edges[index] = edge;
     if (from === undefined || to === undefined) edge.status = "malformed";
     else if (!fromNode || !toNode) edge.status = "dangling";
@@ -161,7 +173,9 @@ export function buildModel(input: unknown): GraphModel {
   // Repeated edges: walk each node's joined edges in file order, remembering for each
   // target the first edge that reached it from this node.
   const size = graphNodes.length;
-  const byEdge = buildAdjacency(size, joinFrom, Int32Array.from(joined.keys()), joined.length);
+  const joinedIndex = new Int32Array(joined.length);
+  for (let e = 0; e < joined.length; e++) joinedIndex[e] = e;
+  const byEdge = buildAdjacency(size, joinFrom, joinedIndex, joined.length);
   const firstEdgeTo = new Int32Array(size).fill(-1);
   const okFrom = new Int32Array(joined.length);
   const okTo = new Int32Array(joined.length);
@@ -208,6 +222,7 @@ export function buildModel(input: unknown): GraphModel {
     isVersionBody,
     graph,
     graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
+    clean,
     nodes,
     edges,
     graphNodes,
@@ -217,4 +232,38 @@ export function buildModel(input: unknown): GraphModel {
     successors,
     predecessors,
   };
+}
+
+/**
+ * The objects around the nodes and edges: the Definition (`schemaVersion` 1, `nodes` and
+ * `edges` arrays, nothing else) and, for a version-save body, the body and its `scope`.
+ */
+function isCleanEnvelope(reader: FieldReader, input: unknown, graph: Record<string, unknown>, isVersionBody: boolean): boolean {
+  if (!reader.canEnumerateOwnFields(graph)) return false;
+  let schemaVersion = false;
+  let nodes = false;
+  let edges = false;
+  for (const field in graph) {
+    const value = graph[field];
+    if (field === "schemaVersion" && value === 1) schemaVersion = true;
+    else if (field === "nodes" && Array.isArray(value)) nodes = true;
+    else if (field === "edges" && Array.isArray(value)) edges = true;
+    else return false;
+  }
+  if (!(schemaVersion && nodes && edges)) return false;
+  if (!isVersionBody) return true;
+  const body = input as Record<string, unknown>;
+  if (!reader.canEnumerateOwnFields(body)) return false;
+  for (const field in body) {
+    const value = body[field];
+    if (field === "scope") {
+      if (!isPlainObject(value) || !reader.canEnumerateOwnFields(value)) return false;
+      for (const inner in value) if (inner !== "graph") return false;
+    } else if (field === "trigger") {
+      if (!reader.isCleanTriggerSpec(value)) return false;
+    } else if (field === "destinations") {
+      if (!Array.isArray(value) || !value.every((spec) => reader.isCleanDestinationSpec(spec))) return false;
+    } else return false;
+  }
+  return true;
 }

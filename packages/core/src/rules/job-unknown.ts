@@ -12,9 +12,10 @@ export default defineRule({
     fix: "Use a job id and version the part offers (listed in the message).",
   },
   check(ctx) {
-    for (const { node, raw, partId } of partNodes(ctx)) {
+    for (const node of partNodes(ctx)) {
+      const partId = node.partId;
       const jobs = partId === undefined ? undefined : ctx.catalogue.parts.get(partId)?.terminal?.jobs;
-      const terminal = ownField(raw, "terminal");
+      const terminal = node.terminal;
       if (!jobs || !isPlainObject(terminal)) continue;
       const job = ownField(terminal, "job");
       if (!isPlainObject(job)) continue;

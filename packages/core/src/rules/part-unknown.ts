@@ -12,7 +12,8 @@ export default defineRule({
     assumptions: ["The edges of an unknown part are not judged: what it requires and produces is unknown, so no `edge-incompatible` fault is derived from it."],
   },
   check(ctx) {
-    for (const { node, partId } of partNodes(ctx)) {
+    for (const node of partNodes(ctx)) {
+      const partId = node.partId;
       if (partId === undefined || ctx.catalogue.parts.has(partId)) continue;
       const suggestion = ctx.suggester.closest(partId, ctx.catalogue.partIds);
       ctx.report({

@@ -13,9 +13,10 @@ export default defineRule({
     assumptions: ["The suggested version is the last one the catalogue lists for the part, taken to be the newest."],
   },
   check(ctx) {
-    for (const { node, raw, partId } of partNodes(ctx)) {
-      const part = partId === undefined ? undefined : ctx.catalogue.parts.get(partId);
-      const version = ownField(raw, "partVersion");
+    for (const node of partNodes(ctx)) {
+      const part = node.partId === undefined ? undefined : ctx.catalogue.parts.get(node.partId);
+      if (!part) continue;
+      const version = ownField(node.raw, "partVersion");
       if (!part || typeof version !== "string" || part.versions.includes(version)) continue;
       const suggestion = part.versions[part.versions.length - 1];
       ctx.report({

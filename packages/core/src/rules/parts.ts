@@ -3,31 +3,17 @@ import type { RuleContext } from "../checker/context.js";
 import type { NodeInfo } from "../checker/model.js";
 import { isPlainObject, ownField } from "../model.js";
 
-export interface PartNodeView {
-  node: NodeInfo;
-  raw: Record<string, unknown>;
-  /** The partId when it is a string. */
-  partId: string | undefined;
-}
+/** A part node: its `raw` object is present (a part's kind is read from it). */
+export type PartNode = NodeInfo & { readonly raw: Record<string, unknown>; readonly kind: "part" };
 
-/** The part nodes of the input, read once and shared by every part rule. */
-export function partNodes(ctx: RuleContext): PartNodeView[] {
-  return ctx.shared("partNodes", () => readPartNodes(ctx));
-}
-
-function readPartNodes(ctx: RuleContext): PartNodeView[] {
-  const views: PartNodeView[] = [];
-  for (const node of ctx.model.nodes) {
-    if (node.kind !== "part" || !node.raw) continue;
-    const partId = ownField(node.raw, "partId");
-    views.push({ node, raw: node.raw, partId: typeof partId === "string" ? partId : undefined });
-  }
-  return views;
+/** The part nodes of the input (duplicates included), found once and shared by every part rule. */
+export function partNodes(ctx: RuleContext): PartNode[] {
+  return ctx.shared("partNodes", () => ctx.model.nodes.filter((node): node is PartNode => node.kind === "part"));
 }
 
 /** The `terminal.subjectRefs` array of a part node, when it is one. */
-export function subjectRefsOf(raw: Record<string, unknown>): unknown[] | undefined {
-  const terminal = ownField(raw, "terminal");
+export function subjectRefsOf(node: NodeInfo): unknown[] | undefined {
+  const terminal = node.terminal;
   if (!isPlainObject(terminal)) return undefined;
   const refs = ownField(terminal, "subjectRefs");
   return Array.isArray(refs) ? refs : undefined;

@@ -31,6 +31,9 @@ export default defineRule({
       });
       return;
     }
+    // A clean input passes the schema and has no empty id (checker/read.ts): skip the
+    // all-errors validator, the costliest pass of a check.
+    if (ctx.model.clean) return;
     if (!validateDocument(input)) {
       for (const error of validateDocument.errors ?? []) {
         if (isOwnedByAnotherRule(ctx, error)) continue;

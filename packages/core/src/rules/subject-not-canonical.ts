@@ -17,8 +17,10 @@ export default defineRule({
     ],
   },
   check(ctx) {
-    for (const { node, raw } of partNodes(ctx)) {
-      const refs = subjectRefsOf(raw);
+    for (const node of partNodes(ctx)) {
+      // A clean node's subjects are all pinned (checker/read.ts).
+      if (node.clean) continue;
+      const refs = subjectRefsOf(node);
       if (!refs) continue;
       refs.forEach((ref, index) => {
         if (canonicalIdOf(ref) !== undefined) return;

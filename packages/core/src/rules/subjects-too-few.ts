@@ -13,9 +13,9 @@ export default defineRule({
     assumptions: ["Every entry of `subjectRefs` counts, pinned or not and repeated or not: those are faults of their own, so a list is not reported twice for one mistake."],
   },
   check(ctx) {
-    for (const { node, raw, partId } of partNodes(ctx)) {
-      const part = partId === undefined ? undefined : ctx.catalogue.parts.get(partId);
-      const refs = subjectRefsOf(raw);
+    for (const node of partNodes(ctx)) {
+      const part = node.partId === undefined ? undefined : ctx.catalogue.parts.get(node.partId);
+      const refs = subjectRefsOf(node);
       if (!part?.terminal || !refs) continue;
       const needed = minSubjectsOf(part);
       if (refs.length >= needed) continue;

@@ -1,6 +1,5 @@
 import { defineRule } from "./rule.js";
 import { partNodes } from "./parts.js";
-import { hasOwnField } from "../model.js";
 import { isTerminalPartId } from "../catalogue.js";
 import { nodeName } from "./describe.js";
 
@@ -13,8 +12,9 @@ export default defineRule({
     fix: "Add `\"terminal\": {\"job\": {\"id\": ..., \"version\": \"1\"}, \"subjectRefs\": [...]}`.",
   },
   check(ctx) {
-    for (const { node, raw, partId } of partNodes(ctx)) {
-      if (partId === undefined || !isTerminalPartId(partId) || hasOwnField(raw, "terminal")) continue;
+    for (const node of partNodes(ctx)) {
+      const partId = node.partId;
+      if (partId === undefined || !isTerminalPartId(partId) || node.hasTerminal) continue;
       const job = ctx.catalogue.parts.get(partId)?.terminal?.jobs[0];
       ctx.report({
         nodeId: node.id ?? null,

@@ -19,7 +19,8 @@ export default defineRule({
   },
   check(ctx) {
     const { model } = ctx;
-    if (!isPlainObject(model.input)) return;
+    // Clean objects have only known fields (checker/read.ts); only the others are walked.
+    if (model.clean || !isPlainObject(model.input)) return;
     if (model.isVersionBody) {
       flag(ctx, model.input, "", KNOWN_FIELDS.versionSaveBody, null);
       const scope = ownField(model.input, "scope");
@@ -31,7 +32,7 @@ export default defineRule({
     }
     if (model.graph) flag(ctx, model.graph, model.graphPointer, KNOWN_FIELDS.definition, null);
     for (const node of model.nodes) {
-      if (!node.raw || !node.kind) continue;
+      if (!node.raw || !node.kind || node.clean) continue;
       const nodeId = node.id ?? null;
       flag(ctx, node.raw, node.pointer, KNOWN_NODE_FIELDS[node.kind], nodeId);
       const nested = (field: string, known: readonly string[]) => {
@@ -54,8 +55,8 @@ export default defineRule({
       }
     }
     for (const edge of model.edges) {
-      const raw = (model.graph!.edges as unknown[])[edge.index];
-      if (isPlainObject(raw)) flag(ctx, raw, edge.pointer, KNOWN_FIELDS.edge, edge.toNode?.id ?? null, edge.index);
+      const raw = edge.raw;
+      if (raw && !edge.clean) flag(ctx, raw, edge.pointer, KNOWN_FIELDS.edge, edge.toNode?.id ?? null, edge.index);
     }
   },
 });

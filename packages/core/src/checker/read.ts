@@ -1,0 +1,248 @@
+/**
+ * Reading the input's objects in one pass each, and deciding whether an object is *clean*:
+ * it has only the fields wfkit knows for it, each present when required and of the type and
+ * value the schema allows. A clean document gives `shape` and `unknown-field` nothing to say,
+ * so they skip their costly passes (the all-errors schema validator, the field walk) for it;
+ * anything not clean gets those passes in full. "Clean" may err only towards false: a test
+ * asserts that a clean document passes the schema and has no unknown field.
+ *
+ * Fields are read with `for…in`, one enumeration per object instead of a `hasOwnProperty`
+ * call per field. That equals reading own enumerable properties (what JSON.stringify sends,
+ * and all JSON.parse ever makes) only when nothing enumerable is inherited, so
+ * `canEnumerateOwnFields` vets each object's prototype first; other objects are read field by
+ * field with `ownField` and never count as clean.
+ */
+import { type NodeKind, NODE_KINDS, hasOwnField, isPlainObject, ownField } from "../model.js";
+
+/** Whether `Object.prototype` carries an enumerable property (someone else polluted it). */
+function prototypeHasEnumerables(): boolean {
+  for (const _ in Object.prototype) return true;
+  return false;
+}
+
+/** Decided once per check: the answer can change only if another program pollutes the prototype. */
+export class FieldReader {
+  private readonly objectPrototypeClean = !prototypeHasEnumerables();
+
+  /** True when `for…in` over `object` lists exactly its own enumerable fields. */
+  canEnumerateOwnFields(object: object): boolean {
+    const prototype = Object.getPrototypeOf(object);
+    return prototype === null || (prototype === Object.prototype && this.objectPrototypeClean);
+  }
+
+  isCleanTriggerSpec(value: unknown): boolean {
+    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
+    let kind = false;
+    for (const field in value) {
+      const v = value[field];
+      switch (field) {
+        case "kind":
+          if (v !== "on_demand" && v !== "scheduled") return false;
+          kind = true;
+          break;
+        case "schedule":
+        case "timezone":
+          if (typeof v !== "string") return false;
+          break;
+        default:
+          return false;
+      }
+    }
+    return kind;
+  }
+
+  isCleanDestinationSpec(value: unknown): boolean {
+    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
+    let kind = false;
+    for (const field in value) {
+      if (field !== "kind" || value[field] !== "standalone") return false;
+      kind = true;
+    }
+    return kind;
+  }
+
+  /** A pinned subject: `canonicalId` (non-empty), `kind: "company"`, optional `label` and `identifiers`. */
+  isCleanSubject(value: unknown): boolean {
+    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
+    let canonicalId = false;
+    let kind = false;
+    for (const field in value) {
+      const v = value[field];
+      switch (field) {
+        case "canonicalId":
+          if (typeof v !== "string" || v === "") return false;
+          canonicalId = true;
+          break;
+        case "kind":
+          if (v !== "company") return false;
+          kind = true;
+          break;
+        case "label":
+          if (typeof v !== "string") return false;
+          break;
+        case "identifiers":
+          if (!Array.isArray(v)) return false;
+          break;
+        default:
+          return false;
+      }
+    }
+    return canonicalId && kind;
+  }
+
+  isCleanJob(value: unknown): boolean {
+    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
+    let id = false;
+    let version = false;
+    for (const field in value) {
+      const v = value[field];
+      if (typeof v !== "string") return false;
+      if (field === "id") id = true;
+      else if (field === "version") version = true;
+      else return false;
+    }
+    return id && version;
+  }
+
+  isCleanTerminal(value: unknown): boolean {
+    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
+    let job = false;
+    let refs = false;
+    for (const field in value) {
+      const v = value[field];
+      if (field === "job") {
+        if (!this.isCleanJob(v)) return false;
+        job = true;
+      } else if (field === "subjectRefs") {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!this.isCleanSubject(v[i])) return false;
+        refs = true;
+      } else return false;
+    }
+    return job && refs;
+  }
+
+  /** Reads a node object's fields into `target`; see `NodeFields`. */
+  readNode(raw: Record<string, unknown>, target: NodeFields): void {
+    if (!this.canEnumerateOwnFields(raw)) {
+      readNodeFieldByField(raw, target);
+      return;
+    }
+    let id: unknown;
+    let kind: unknown;
+    let partId: unknown;
+    let hasPartId = false;
+    let partVersion: unknown;
+    let hasTerminal = false;
+    let terminal: unknown;
+    let trigger: unknown;
+    let hasTrigger = false;
+    let destination: unknown;
+    let hasDestination = false;
+    let belowFloor: unknown;
+    let hasBelowFloor = false;
+    let others = false;
+    for (const field in raw) {
+      const value = raw[field];
+      switch (field) {
+        case "id": id = value; break;
+        case "kind": kind = value; break;
+        case "partId": partId = value; hasPartId = true; break;
+        case "partVersion": partVersion = value; break;
+        case "terminal": terminal = value; hasTerminal = true; break;
+        case "trigger": trigger = value; hasTrigger = true; break;
+        case "destination": destination = value; hasDestination = true; break;
+        case "belowFloor": belowFloor = value; hasBelowFloor = true; break;
+        default: others = true;
+      }
+    }
+    const resolved = kindOf(kind, hasPartId);
+    target.id = typeof id === "string" && id !== "" ? id : undefined;
+    target.kind = resolved;
+    target.partId = resolved === "part" && typeof partId === "string" ? partId : undefined;
+    target.hasTerminal = hasTerminal;
+    target.terminal = terminal;
+    let clean = !others && target.id !== undefined && resolved !== undefined;
+    if (clean) {
+      // Only the fields of the node's own kind (KNOWN_NODE_FIELDS), each valid.
+      switch (resolved) {
+        case "trigger":
+          clean = !hasPartId && partVersion === undefined && !hasTerminal && !hasDestination && !hasBelowFloor && hasTrigger && this.isCleanTriggerSpec(trigger);
+          break;
+        case "part":
+          clean = !hasTrigger && !hasDestination && !hasBelowFloor && typeof partId === "string" && typeof partVersion === "string" && (!hasTerminal || this.isCleanTerminal(terminal));
+          break;
+        case "gate":
+          clean = !hasPartId && partVersion === undefined && !hasTerminal && !hasTrigger && !hasDestination && belowFloor === "hold";
+          break;
+        case "destination":
+          clean = !hasPartId && partVersion === undefined && !hasTerminal && !hasTrigger && !hasBelowFloor && hasDestination && this.isCleanDestinationSpec(destination);
+          break;
+      }
+    }
+    target.clean = clean;
+  }
+
+  /** Reads an edge object's `from` and `to` into `target`. */
+  readEdge(raw: Record<string, unknown>, target: EdgeFields): void {
+    if (!this.canEnumerateOwnFields(raw)) {
+      const from = ownField(raw, "from");
+      const to = ownField(raw, "to");
+      target.from = typeof from === "string" ? from : undefined;
+      target.to = typeof to === "string" ? to : undefined;
+      target.clean = false;
+      return;
+    }
+    let from: unknown;
+    let to: unknown;
+    let others = false;
+    for (const field in raw) {
+      if (field === "from") from = raw[field];
+      else if (field === "to") to = raw[field];
+      else others = true;
+    }
+    target.from = typeof from === "string" ? from : undefined;
+    target.to = typeof to === "string" ? to : undefined;
+    target.clean = !others && target.from !== undefined && target.to !== undefined;
+  }
+}
+
+/** What the checker reads from a node object once, so that rules need not read it again. */
+export interface NodeFields {
+  /** The id when it is a non-empty string. */
+  id: string | undefined;
+  /** The resolved kind; undefined when the node is none of the four. */
+  kind: NodeKind | undefined;
+  /** The `partId` of a part node, when it is a string. */
+  partId: string | undefined;
+  hasTerminal: boolean;
+  /** The `terminal` value, whatever it is. */
+  terminal: unknown;
+  /** See the file comment. */
+  clean: boolean;
+}
+
+export interface EdgeFields {
+  from: string | undefined;
+  to: string | undefined;
+  clean: boolean;
+}
+
+/** The node's kind: its `kind` when one of the four, "part" when it has none but a `partId`. */
+function kindOf(kind: unknown, hasPartId: boolean): NodeKind | undefined {
+  if (kind === undefined) return hasPartId ? "part" : undefined;
+  return typeof kind === "string" && (NODE_KINDS as readonly string[]).includes(kind) ? (kind as NodeKind) : undefined;
+}
+
+/** The careful path, for objects whose prototype chain may list fields of its own. */
+function readNodeFieldByField(raw: Record<string, unknown>, target: NodeFields): void {
+  const id = ownField(raw, "id");
+  const kind = kindOf(ownField(raw, "kind"), hasOwnField(raw, "partId"));
+  const partId = ownField(raw, "partId");
+  target.id = typeof id === "string" && id !== "" ? id : undefined;
+  target.kind = kind;
+  target.partId = kind === "part" && typeof partId === "string" ? partId : undefined;
+  target.hasTerminal = hasOwnField(raw, "terminal");
+  target.terminal = ownField(raw, "terminal");
+  target.clean = false;
+}
