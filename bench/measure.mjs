@@ -19,14 +19,17 @@ export function time(fn) {
   return performance.now() - start;
 }
 
-/** Runs each named function `rounds` times, round-robin, after `warmup` rounds; returns medians in ms. */
-export function compare(fns, { rounds = 15, warmup = 3 } = {}) {
+/**
+ * Runs each named function `rounds` times, round-robin, after at least `warmup` rounds and
+ * `warmupMs` of warming (small inputs need many rounds before V8 has optimised the code, and
+ * the figures are about steady state); returns medians in ms.
+ */
+export function compare(fns, { rounds = 15, warmup = 3, warmupMs = 300 } = {}) {
   const samples = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
-  for (let r = 0; r < warmup + rounds; r++)
-    for (const [name, fn] of Object.entries(fns)) {
-      const ms = time(fn);
-      if (r >= warmup) samples[name].push(ms);
-    }
+  const warmUntil = performance.now() + warmupMs;
+  for (let r = 0; r < warmup || performance.now() < warmUntil; r++) for (const fn of Object.values(fns)) fn();
+  for (let r = 0; r < rounds; r++)
+    for (const [name, fn] of Object.entries(fns)) samples[name].push(time(fn));
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
 

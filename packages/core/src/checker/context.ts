@@ -28,6 +28,7 @@ export class RuleContext {
     sink: Fault[],
   ) {
     this.sink = sink;
+    this.partEntries = new Array(model.nodes.length);
   }
 
   /** @internal Set by the runner before each rule. */
@@ -107,8 +108,13 @@ export class RuleContext {
 
   /** The catalogue entry of a part node, when its partId is known. */
   partOf(node: NodeInfo): CataloguePart | undefined {
-    return node.partId === undefined ? undefined : this.catalogue.parts.get(node.partId);
+    if (node.partId === undefined) return undefined;
+    // Half a dozen rules ask about every part node: look each up once (null: not in the catalogue).
+    let entry = this.partEntries[node.index];
+    if (entry === undefined) this.partEntries[node.index] = entry = this.catalogue.parts.get(node.partId) ?? null;
+    return entry ?? undefined;
   }
+  private readonly partEntries: (CataloguePart | null | undefined)[];
 
   /** Graph nodes with no incoming edge: the entry points a top-level trigger feeds. */
   get entryPoints(): number[] {
@@ -144,7 +150,7 @@ export class RuleContext {
       const forward = new Map<number, number[]>();
       const backward = new Map<number, number[]>();
       const ids = this.nodeIds;
-      for (const edge of this.model.edges) {
+      for (const edge of this.model.problemEdges) {
         if (edge.status !== "dangling") continue;
         const from = edge.fromNode ?? this.model.byId.get(this.suggester.closest(edge.from!, ids) ?? "");
         const to = edge.toNode ?? this.model.byId.get(this.suggester.closest(edge.to!, ids) ?? "");
@@ -185,11 +191,17 @@ export class RuleContext {
   }
 
   get cycles(): number[][] {
-    return this.memo("cycles", () => cyclicComponents(this.model.successors));
+    // Kahn's walk in computeOffers reaches every node exactly when there is no cycle: most
+    // graphs need no Tarjan pass.
+    return this.memo("cycles", () => (this.offerWalk.acyclic ? [] : cyclicComponents(this.model.successors)));
   }
 
   /** What each graph node offers downstream. Gates pass on what all their inputs share. */
   get offers(): Capabilities[] {
+    return this.offerWalk.offers;
+  }
+
+  private get offerWalk(): OfferWalk {
     return this.memo("offers", () => computeOffers(this));
   }
 
@@ -202,7 +214,13 @@ export class RuleContext {
   }
 }
 
-function computeOffers(ctx: RuleContext): Capabilities[] {
+interface OfferWalk {
+  offers: Capabilities[];
+  /** Every node was reached in topological order: the graph of fine edges has no cycle. */
+  acyclic: boolean;
+}
+
+function computeOffers(ctx: RuleContext): OfferWalk {
   const { graphNodes, successors, predecessors } = ctx.model;
   const size = graphNodes.length;
   const offers: Capabilities[] = new Array(size).fill("unknown");
@@ -232,6 +250,7 @@ function computeOffers(ctx: RuleContext): Capabilities[] {
       if (--pending[next]! === 0) queue.push(next);
     }
   }
+  if (queue.length === size) return { offers, acyclic: true };
   // Parts on a cycle still offer what their catalogue entry says.
   for (let i = 0; i < size; i++) {
     const node = graphNodes[i]!;
@@ -240,7 +259,7 @@ function computeOffers(ctx: RuleContext): Capabilities[] {
       offers[i] = part ? ctx.producesOf(part) : "unknown";
     }
   }
-  return offers;
+  return { offers, acyclic: false };
 }
 
 const NOTHING: ReadonlySet<string> = new Set();

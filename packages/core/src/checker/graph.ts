@@ -50,11 +50,13 @@ export function reachableFrom(
       seen[next] = 1;
       stack.push(next);
     }
-    for (const next of extra?.get(node) ?? []) {
-      if (seen[next]) continue;
-      seen[next] = 1;
-      stack.push(next);
-    }
+    const more = extra && extra.size > 0 ? extra.get(node) : undefined;
+    if (more)
+      for (const next of more) {
+        if (seen[next]) continue;
+        seen[next] = 1;
+        stack.push(next);
+      }
   }
   return seen;
 }

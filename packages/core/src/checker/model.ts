@@ -45,28 +45,39 @@ export type EdgeStatus =
   | "from-destination"
   | "ok";
 
-export class EdgeInfo implements EdgeFields {
-  status: EdgeStatus = "ok";
-  /** For a duplicate edge: the first edge with the same endpoints. */
-  duplicateOf?: EdgeInfo;
-  // Read from the edge object once by buildModel; never changed after.
-  from: string | undefined = undefined;
-  to: string | undefined = undefined;
-  fromNode: NodeInfo | undefined = undefined;
-  toNode: NodeInfo | undefined = undefined;
-  /** The edge object has exactly `from` and `to`, both strings (see read.ts). */
-  clean = false;
+/** An edge with a problem (its status is never "ok"); fine edges live in `GraphModel.okEdges`. */
+export class EdgeInfo {
+  /** For a duplicate edge: the file index of the first edge with the same endpoints. */
+  duplicateOf = -1;
 
   constructor(
     private readonly arrayPointer: string,
+    /** Position in the `edges` array. */
     readonly index: number,
-    /** The edge object, or null when the array entry is not an object. */
-    readonly raw: Record<string, unknown> | null,
+    readonly status: Exclude<EdgeStatus, "ok">,
+    /** `from` and `to` when they are strings. */
+    readonly from: string | undefined,
+    readonly to: string | undefined,
+    readonly fromNode: NodeInfo | undefined,
+    readonly toNode: NodeInfo | undefined,
   ) {}
 
   get pointer(): string {
     return `${this.arrayPointer}/${this.index}`;
   }
+
+  /** JSON Pointer to another edge of the same array. */
+  pointerOf(index: number): string {
+    return `${this.arrayPointer}/${index}`;
+  }
+}
+
+/** The edges with nothing wrong, in file order: graph indices of both ends and the file index. */
+export interface OkEdges {
+  readonly count: number;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  readonly index: Int32Array;
 }
 
 export interface TopLevelSpec {
@@ -89,7 +100,16 @@ export interface GraphModel {
    */
   readonly clean: boolean;
   readonly nodes: NodeInfo[];
-  readonly edges: EdgeInfo[];
+  /** How many entries the `edges` array has. */
+  readonly edgeCount: number;
+  /** Every edge with a problem, in file order. */
+  readonly problemEdges: EdgeInfo[];
+  readonly okEdges: OkEdges;
+  /** The edge array (when it is one) and the indices of its entries that are not clean objects. */
+  readonly rawEdges: readonly unknown[];
+  readonly uncleanEdges: readonly number[];
+  /** JSON Pointer to the edges array. */
+  readonly edgesPointer: string;
   /** Nodes that own their id, in document order; `graphIndex` indexes this list. */
   readonly graphNodes: NodeInfo[];
   readonly byId: Map<string, NodeInfo>;
@@ -142,44 +162,53 @@ export function buildModel(input: unknown): GraphModel {
     byId.set(id, info);
   }
 
-  const edges: EdgeInfo[] = new Array(edgeList.length);
+  // Most edges are fine, and a fine edge needs no object of its own: it lives in the typed
+  // arrays below (and in the adjacency). Only edges with a problem get an EdgeInfo.
   const edgesPointer = joinPointer(graphPointer, "edges");
-  // Endpoints (graph indices) of edges joining two distinct nodes, in file order.
+  const problemEdges: EdgeInfo[] = [];
+  const uncleanEdges: number[] = [];
+  const scratch: EdgeFields = { from: undefined, to: undefined, clean: false };
+  const problem = (index: number, status: EdgeInfo["status"], fields: EdgeFields, fromNode: NodeInfo | undefined, toNode: NodeInfo | undefined): EdgeInfo => {
+    const edge = new EdgeInfo(edgesPointer, index, status, fields.from, fields.to, fromNode, toNode);
+    problemEdges.push(edge);
+    return edge;
+  };
+  // Endpoints (graph indices) and file index of edges joining two distinct nodes, in file order.
   const joinFrom = new Int32Array(edgeList.length);
   const joinTo = new Int32Array(edgeList.length);
-  const joined: EdgeInfo[] = [];
+  const joinIndex = new Int32Array(edgeList.length);
+  let joinedCount = 0;
   for (let index = 0; index < edgeList.length; index++) {
     const value = edgeList[index];
     const raw = isPlainObject(value) ? value : null;
-    const edge = new EdgeInfo(edgesPointer, index, raw);
-    if (raw) reader.readEdge(raw, edge);
-    clean &&= edge.clean;
-    const { from, to } = edge;
+    if (raw) reader.readEdge(raw, scratch);
+    else scratch.from = scratch.to = undefined;
+    if (!raw || !scratch.clean) {
+      clean = false;
+      uncleanEdges.push(index);
+    }
+    const { from, to } = scratch;
     const fromNode = from === undefined ? undefined : byId.get(from);
     const toNode = to === undefined ? undefined : byId.get(to);
-    edge.fromNode = fromNode;
-    edge.toNode = toNode;
-    edges[index] = edge;
-    if (from === undefined || to === undefined) edge.status = "malformed";
-    else if (!fromNode || !toNode) edge.status = "dangling";
-    else if (fromNode === toNode) edge.status = "self";
+    if (from === undefined || to === undefined) problem(index, "malformed", scratch, fromNode, toNode);
+    else if (!fromNode || !toNode) problem(index, "dangling", scratch, fromNode, toNode);
+    else if (fromNode === toNode) problem(index, "self", scratch, fromNode, toNode);
     else {
-      joinFrom[joined.length] = fromNode.graphIndex;
-      joinTo[joined.length] = toNode.graphIndex;
-      joined.push(edge);
+      joinFrom[joinedCount] = fromNode.graphIndex;
+      joinTo[joinedCount] = toNode.graphIndex;
+      joinIndex[joinedCount] = index;
+      joinedCount++;
     }
   }
 
   // Repeated edges: walk each node's joined edges in file order, remembering for each
   // target the first edge that reached it from this node.
   const size = graphNodes.length;
-  const joinedIndex = new Int32Array(joined.length);
-  for (let e = 0; e < joined.length; e++) joinedIndex[e] = e;
-  const byEdge = buildAdjacency(size, joinFrom, joinedIndex, joined.length);
+  const joinedOrder = new Int32Array(joinedCount);
+  for (let e = 0; e < joinedCount; e++) joinedOrder[e] = e;
+  const byEdge = buildAdjacency(size, joinFrom, joinedOrder, joinedCount);
   const firstEdgeTo = new Int32Array(size).fill(-1);
-  const okFrom = new Int32Array(joined.length);
-  const okTo = new Int32Array(joined.length);
-  let okCount = 0;
+  const repeatOf = new Int32Array(joinedCount).fill(-1);
   for (let node = 0; node < size; node++) {
     const startK = byEdge.offsets[node]!;
     const endK = byEdge.offsets[node + 1]!;
@@ -187,23 +216,30 @@ export function buildModel(input: unknown): GraphModel {
       const e = byEdge.targets[k]!;
       const target = joinTo[e]!;
       const first = firstEdgeTo[target]!;
-      if (first >= startK && first < k) {
-        joined[e]!.status = "duplicate";
-        joined[e]!.duplicateOf = joined[byEdge.targets[first]!];
-      } else firstEdgeTo[target] = k;
+      if (first >= startK && first < k) repeatOf[e] = joinIndex[byEdge.targets[first]!]!;
+      else firstEdgeTo[target] = k;
     }
   }
-  for (let e = 0; e < joined.length; e++) {
-    const edge = joined[e]!;
-    if (edge.status === "duplicate") continue;
-    if (edge.toNode!.kind === "trigger") edge.status = "into-trigger";
-    else if (edge.fromNode!.kind === "destination") edge.status = "from-destination";
+  const okFrom = new Int32Array(joinedCount);
+  const okTo = new Int32Array(joinedCount);
+  const okIndex = new Int32Array(joinedCount);
+  let okCount = 0;
+  const endpoints = (e: number): EdgeFields => ({ from: graphNodes[joinFrom[e]!]!.id, to: graphNodes[joinTo[e]!]!.id, clean: false });
+  for (let e = 0; e < joinedCount; e++) {
+    const fromNode = graphNodes[joinFrom[e]!]!;
+    const toNode = graphNodes[joinTo[e]!]!;
+    if (repeatOf[e]! >= 0) problem(joinIndex[e]!, "duplicate", endpoints(e), fromNode, toNode).duplicateOf = repeatOf[e]!;
+    else if (toNode.kind === "trigger") problem(joinIndex[e]!, "into-trigger", endpoints(e), fromNode, toNode);
+    else if (fromNode.kind === "destination") problem(joinIndex[e]!, "from-destination", endpoints(e), fromNode, toNode);
     else {
       okFrom[okCount] = joinFrom[e]!;
       okTo[okCount] = joinTo[e]!;
+      okIndex[okCount] = joinIndex[e]!;
       okCount++;
     }
   }
+  // Problems were found in two passes; rules report them in file order.
+  problemEdges.sort((a, b) => a.index - b.index);
   const successors = buildAdjacency(size, okFrom, okTo, okCount);
   const predecessors = buildAdjacency(size, okTo, okFrom, okCount);
 
@@ -224,7 +260,12 @@ export function buildModel(input: unknown): GraphModel {
     graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
     clean,
     nodes,
-    edges,
+    edgeCount: edgeList.length,
+    problemEdges,
+    okEdges: { count: okCount, from: okFrom, to: okTo, index: okIndex },
+    rawEdges: edgeList,
+    uncleanEdges,
+    edgesPointer,
     graphNodes,
     byId,
     topLevelTrigger,

@@ -14,7 +14,7 @@ export default defineRule({
   },
   check(ctx) {
     const ids = ctx.nodeIds;
-    for (const edge of ctx.model.edges) {
+    for (const edge of ctx.model.problemEdges) {
       if (edge.status !== "dangling") continue;
       const missingFrom = !edge.fromNode;
       const missingTo = !edge.toNode;

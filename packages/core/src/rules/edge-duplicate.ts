@@ -9,15 +9,15 @@ export default defineRule({
     fix: "Remove the repeated edge.",
   },
   check(ctx) {
-    for (const edge of ctx.model.edges) {
+    for (const edge of ctx.model.problemEdges) {
       if (edge.status !== "duplicate") continue;
-      const first = edge.duplicateOf!;
+      const first = edge.duplicateOf;
       ctx.report({
         nodeId: edge.to!,
         edge: edge.index,
         pointer: edge.pointer,
-        message: `Edge ${edge.index + 1} repeats edge ${first.index + 1} (\`${edge.from}\` -> \`${edge.to}\`); remove it.`,
-        related: [{ nodeId: edge.to!, pointer: first.pointer, message: "the same edge first appears here" }],
+        message: `Edge ${edge.index + 1} repeats edge ${first + 1} (\`${edge.from}\` -> \`${edge.to}\`); remove it.`,
+        related: [{ nodeId: edge.to!, pointer: edge.pointerOf(first), message: "the same edge first appears here" }],
       });
     }
   },

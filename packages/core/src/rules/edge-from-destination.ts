@@ -9,7 +9,7 @@ export default defineRule({
     fix: "Remove the edge, or connect the step before the destination instead.",
   },
   check(ctx) {
-    for (const edge of ctx.model.edges) {
+    for (const edge of ctx.model.problemEdges) {
       if (edge.status !== "from-destination") continue;
       ctx.report({
         nodeId: edge.from!,

@@ -21,20 +21,22 @@ export default defineRule({
     const offers = ctx.offers;
     const missingFrom = (offer: Capabilities, needs: readonly string[] | undefined): string[] | undefined => {
       if (offer === "unknown" || !needs) return undefined;
-      const missing = needs.filter((need) => !offer.has(need));
-      return missing.length ? missing : undefined;
+      // Called for every edge: allocate only when something is missing.
+      if (needs.every((need) => offer.has(need))) return undefined;
+      return needs.filter((need) => !offer.has(need));
     };
-    for (const edge of ctx.model.edges) {
-      if (edge.status !== "ok") continue;
-      const from = edge.fromNode!;
-      const to = edge.toNode!;
+    const ok = ctx.model.okEdges;
+    for (let e = 0; e < ok.count; e++) {
+      const from = graphNodes[ok.from[e]!]!;
+      const to = graphNodes[ok.to[e]!]!;
       const missing = missingFrom(offers[from.graphIndex]!, ctx.needsOf(to));
       if (!missing) continue;
+      const index = ok.index[e]!;
       ctx.report({
         nodeId: to.id!,
-        edge: edge.index,
-        pointer: edge.pointer,
-        message: `\`${to.id}\` requires ${quoteList(missing)}, which \`${from.id}\` does not produce, so edge ${edge.index + 1} is illegal. Put a step that produces ${missing.length > 1 ? "them" : "it"} in between, or connect a different upstream.`,
+        edge: index,
+        pointer: `${ctx.model.edgesPointer}/${index}`,
+        message: `\`${to.id}\` requires ${quoteList(missing)}, which \`${from.id}\` does not produce, so edge ${index + 1} is illegal. Put a step that produces ${missing.length > 1 ? "them" : "it"} in between, or connect a different upstream.`,
       });
     }
     if (ctx.model.topLevelTrigger) {

@@ -9,7 +9,7 @@ export default defineRule({
     fix: "Remove the edge, or reverse it so the trigger feeds the step.",
   },
   check(ctx) {
-    for (const edge of ctx.model.edges) {
+    for (const edge of ctx.model.problemEdges) {
       if (edge.status !== "into-trigger") continue;
       ctx.report({
         nodeId: edge.to!,

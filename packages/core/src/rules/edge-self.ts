@@ -10,7 +10,7 @@ export default defineRule({
     assumptions: ["A self-edge is reported here only, not also as a `cycle`."],
   },
   check(ctx) {
-    for (const edge of ctx.model.edges) {
+    for (const edge of ctx.model.problemEdges) {
       if (edge.status !== "self") continue;
       ctx.report({
         nodeId: edge.to!,

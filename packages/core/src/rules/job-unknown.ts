@@ -14,7 +14,7 @@ export default defineRule({
   check(ctx) {
     for (const node of partNodes(ctx)) {
       const partId = node.partId;
-      const jobs = partId === undefined ? undefined : ctx.catalogue.parts.get(partId)?.terminal?.jobs;
+      const jobs = partId === undefined ? undefined : ctx.partOf(node)?.terminal?.jobs;
       const terminal = node.terminal;
       if (!jobs || !isPlainObject(terminal)) continue;
       const job = ownField(terminal, "job");

@@ -14,7 +14,7 @@ export default defineRule({
   check(ctx) {
     for (const node of partNodes(ctx)) {
       const partId = node.partId;
-      if (partId === undefined || ctx.catalogue.parts.has(partId)) continue;
+      if (partId === undefined || ctx.partOf(node)) continue;
       const suggestion = ctx.suggester.closest(partId, ctx.catalogue.partIds);
       ctx.report({
         nodeId: node.id ?? null,

@@ -14,7 +14,7 @@ export default defineRule({
   },
   check(ctx) {
     for (const node of partNodes(ctx)) {
-      const part = node.partId === undefined ? undefined : ctx.catalogue.parts.get(node.partId);
+      const part = ctx.partOf(node);
       if (!part) continue;
       const version = ownField(node.raw, "partVersion");
       if (!part || typeof version !== "string" || part.versions.includes(version)) continue;

@@ -14,7 +14,7 @@ export default defineRule({
   },
   check(ctx) {
     for (const node of partNodes(ctx)) {
-      const part = node.partId === undefined ? undefined : ctx.catalogue.parts.get(node.partId);
+      const part = ctx.partOf(node);
       const refs = subjectRefsOf(node);
       if (!part?.terminal || !refs) continue;
       const needed = minSubjectsOf(part);

@@ -15,7 +15,7 @@ export default defineRule({
     for (const node of partNodes(ctx)) {
       const partId = node.partId;
       if (partId === undefined || !isTerminalPartId(partId) || node.hasTerminal) continue;
-      const job = ctx.catalogue.parts.get(partId)?.terminal?.jobs[0];
+      const job = ctx.partOf(node)?.terminal?.jobs[0];
       ctx.report({
         nodeId: node.id ?? null,
         pointer: node.pointer,

@@ -54,9 +54,12 @@ export default defineRule({
           });
       }
     }
-    for (const edge of model.edges) {
-      const raw = edge.raw;
-      if (raw && !edge.clean) flag(ctx, raw, edge.pointer, KNOWN_FIELDS.edge, edge.toNode?.id ?? null, edge.index);
+    for (const index of model.uncleanEdges) {
+      const raw = model.rawEdges[index];
+      if (!isPlainObject(raw)) continue;
+      const to = ownField(raw, "to");
+      const nodeId = typeof to === "string" && model.byId.has(to) ? to : null;
+      flag(ctx, raw, `${model.edgesPointer}/${index}`, KNOWN_FIELDS.edge, nodeId, index);
     }
   },
 });
