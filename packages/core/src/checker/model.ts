@@ -17,6 +17,7 @@ export class NodeInfo implements NodeFields {
   id: string | undefined = undefined;
   kind: NodeKind | undefined = undefined;
   partId: string | undefined = undefined;
+  partVersion: unknown = undefined;
   hasTerminal = false;
   terminal: unknown = undefined;
   clean = false;

@@ -160,6 +160,7 @@ export class FieldReader {
     target.id = typeof id === "string" && id !== "" ? id : undefined;
     target.kind = resolved;
     target.partId = resolved === "part" && typeof partId === "string" ? partId : undefined;
+    target.partVersion = partVersion;
     target.hasTerminal = hasTerminal;
     target.terminal = terminal;
     let clean = !others && target.id !== undefined && resolved !== undefined;
@@ -215,6 +216,8 @@ export interface NodeFields {
   kind: NodeKind | undefined;
   /** The `partId` of a part node, when it is a string. */
   partId: string | undefined;
+  /** The `partVersion` value, whatever it is. */
+  partVersion: unknown;
   hasTerminal: boolean;
   /** The `terminal` value, whatever it is. */
   terminal: unknown;
@@ -242,6 +245,7 @@ function readNodeFieldByField(raw: Record<string, unknown>, target: NodeFields):
   target.id = typeof id === "string" && id !== "" ? id : undefined;
   target.kind = kind;
   target.partId = kind === "part" && typeof partId === "string" ? partId : undefined;
+  target.partVersion = ownField(raw, "partVersion");
   target.hasTerminal = hasOwnField(raw, "terminal");
   target.terminal = ownField(raw, "terminal");
   target.clean = false;

@@ -1,6 +1,5 @@
 import { defineRule } from "./rule.js";
 import { partNodes } from "./parts.js";
-import { ownField } from "../model.js";
 import { nodeName, quoteList } from "./describe.js";
 
 export default defineRule({
@@ -16,7 +15,7 @@ export default defineRule({
     for (const node of partNodes(ctx)) {
       const part = ctx.partOf(node);
       if (!part) continue;
-      const version = ownField(node.raw, "partVersion");
+      const version = node.partVersion;
       if (!part || typeof version !== "string" || part.versions.includes(version)) continue;
       const suggestion = part.versions[part.versions.length - 1];
       ctx.report({
