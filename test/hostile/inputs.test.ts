@@ -137,6 +137,23 @@ describe("very long tokens", () => {
     expect((analysis.definition as { nodes: { id: string }[] }).nodes[0]!.id).toBe(id);
   });
 
+  it("faults about a 1 MB id have messages of readable size, and keep the id whole where a tool needs it", () => {
+    const definition = {
+      schemaVersion: 1,
+      nodes: [
+        { id: "t", kind: "trigger", trigger: { kind: "on_demand" } },
+        { id, partId: "terminal.profil", partVersion: "1", terminal: { job: { id: "profile.company", version: "1" }, subjectRefs: [] } },
+        { id, kind: "gate", belowFloor: "hold" },
+      ],
+      edges: [{ from: "t", to: id }, { from: id, to: `${id}b` }],
+    };
+    const faults = validateDefinition(definition).faults;
+    expect(new Set(faults.map((fault) => fault.code))).toEqual(new Set(["part-unknown", "duplicate-id", "edge-dangling", "destination-missing"]));
+    for (const fault of faults) expect(fault.message.length).toBeLessThan(600);
+    expect(faults.find((fault) => fault.code === "part-unknown")!.nodeId).toBe(id);
+    expect(faults.find((fault) => fault.code === "edge-dangling")!.suggestion).toBe(id);
+  });
+
   it("a 1 MB run of characters no token matches gives a message of readable size", () => {
     // Found by this suite: the message quoted the whole run, twice (a 2 MB message).
     for (const junk of ["é".repeat(1 << 20), "\u0001".repeat(1 << 20)]) {

@@ -38,7 +38,7 @@ export class RuleContext {
 
   report(fault: FaultReport): void {
     const rule = this.currentRule!;
-    const complete: Fault = { code: rule.id, severity: rule.severity, ...fault };
+    const complete: Fault = { code: rule.id, severity: rule.severity, ...fault, message: shortenQuotes(fault.message) };
     if (complete.suggestion === undefined) delete complete.suggestion;
     if (complete.related === undefined || complete.related.length === 0) delete complete.related;
     if (complete.edge === undefined) delete complete.edge;
@@ -218,6 +218,21 @@ interface OfferWalk {
   offers: Capabilities[];
   /** Every node was reached in topological order: the graph of fine edges has no cycle. */
   acyclic: boolean;
+}
+
+/** Longest id or value a message quotes whole; see shortenQuotes. */
+const QUOTE_MAX = 80;
+const LONG_QUOTE = new RegExp(`\`([^\`]{${QUOTE_MAX + 1},})\``, "g");
+
+/**
+ * Messages quote ids and values between backticks. A generated id can be megabytes long, and
+ * a message that repeats it is unreadable (and, across thousands of faults, huge): quotes
+ * longer than QUOTE_MAX keep their start and end around an ellipsis. The fault's pointer,
+ * node id and suggestion keep the exact value.
+ */
+export function shortenQuotes(message: string): string {
+  if (message.length <= 2 * QUOTE_MAX) return message;
+  return message.replace(LONG_QUOTE, (_, quoted: string) => `\`${quoted.slice(0, QUOTE_MAX - 20)}…${quoted.slice(-12)}\``);
 }
 
 function computeOffers(ctx: RuleContext): OfferWalk {
