@@ -298,6 +298,7 @@ describe("hostile catalogues", () => {
       const result = validateDefinition(definition, { catalogue: catalogue as never });
       expect(result.ok).toBe(false);
       expect(result.faults).toHaveLength(1);
+      expect(result.faults[0]!.code).toBe("catalogue-invalid");
       expect(result.faults[0]!.message).toMatch(/^The catalogue passed to validateDefinition is not a valid catalogue/);
     }
   });

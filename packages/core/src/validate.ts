@@ -8,6 +8,9 @@ import { RuleContext } from "./checker/context.js";
 import { rules as allRules } from "./rules/index.js";
 import type { Rule } from "./rules/rule.js";
 import { estimateCost } from "./estimate.js";
+import catalogueInvalid from "./rules/catalogue-invalid.js";
+
+const EMPTY_CATALOGUE: Catalogue = { catalogueVersion: 1, parts: [] };
 
 export interface ValidateOptions {
   /** The part catalogue to check against; the embedded sample catalogue when omitted. */
@@ -29,18 +32,15 @@ export function validateDefinition(input: unknown, options: ValidateOptions = {}
   const faults: Fault[] = [];
   let estimate: Estimate = { costMinorUnits: 0, parts: [] };
   const badCatalogue = catalogueProblem(options.catalogue);
-  if (badCatalogue !== undefined) {
-    // Checking against a broken catalogue would throw half-way and blame the definition.
-    faults.push({
-      code: "shape",
-      severity: "error",
-      message: `The catalogue passed to validateDefinition is not a valid catalogue (${badCatalogue}), so the definition was not checked. Load the catalogue with loadCatalogue and pass the catalogue it returns.`,
-      nodeId: null,
-      pointer: "",
-    });
-    return { ok: false, faults, estimate };
-  }
   try {
+    if (badCatalogue !== undefined) {
+      // Checking against a broken catalogue would throw half-way and blame the definition:
+      // only `catalogue-invalid` runs, against an empty catalogue.
+      const ctx = new RuleContext(buildModel(input), indexCatalogue(EMPTY_CATALOGUE), faults, badCatalogue);
+      ctx.beginRule(catalogueInvalid.meta.id, catalogueInvalid.meta.severity);
+      catalogueInvalid.check(ctx);
+      return { ok: false, faults, estimate };
+    }
     const ctx = new RuleContext(buildModel(input), indexCatalogue(options.catalogue ?? defaultCatalogue), faults);
     for (const rule of options.rules ?? allRules) {
       ctx.beginRule(rule.meta.id, rule.meta.severity);

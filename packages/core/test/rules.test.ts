@@ -4,13 +4,15 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { rules, validateDefinition } from "@wfkit/core";
+import { rules, validateDefinition, type Catalogue } from "@wfkit/core";
 
 const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const readFixture = (rule: string, kind: "valid" | "invalid") =>
   JSON.parse(readFileSync(`${fixturesDir}${rule}/${kind}.json`, "utf8")) as {
     description: string;
     input: unknown;
+    /** A catalogue to check against instead of the embedded one. */
+    catalogue?: Catalogue;
     expect?: { code: string; severity: string; nodeId: string | null }[];
   };
 
@@ -29,7 +31,8 @@ describe("rule fixtures", () => {
       });
 
       it(`valid: ${readFixture(id, "valid").description}`, () => {
-        const result = validateDefinition(readFixture(id, "valid").input);
+        const fixture = readFixture(id, "valid");
+        const result = validateDefinition(fixture.input, { catalogue: fixture.catalogue });
         expect(result.faults).toEqual([]);
         expect(result.ok).toBe(true);
       });
@@ -37,7 +40,7 @@ describe("rule fixtures", () => {
       it(`invalid: ${readFixture(id, "invalid").description}`, () => {
         const fixture = readFixture(id, "invalid");
         expect(fixture.expect?.some((fault) => fault.code === id)).toBe(true);
-        const result = validateDefinition(fixture.input);
+        const result = validateDefinition(fixture.input, { catalogue: fixture.catalogue });
         const seen = result.faults.map(({ code, severity, nodeId }) => ({ code, severity, nodeId }));
         expect(seen).toEqual(fixture.expect);
         expect(result.ok).toBe(!fixture.expect!.some((fault) => fault.severity === "error"));

@@ -26,6 +26,8 @@ export class RuleContext {
     readonly model: GraphModel,
     readonly catalogue: CatalogueIndex,
     sink: Fault[],
+    /** Why the catalogue given to the checker is unusable (see catalogue-invalid), if it is. */
+    readonly catalogueProblem?: string,
   ) {
     this.sink = sink;
     this.partEntries = new Array(model.nodes.length);

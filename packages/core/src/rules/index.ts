@@ -3,6 +3,7 @@
  * nodes, parts, edges, and the graph as a whole.
  */
 import type { Rule } from "./rule.js";
+import catalogueInvalid from "./catalogue-invalid.js";
 import schemaVersion from "./schema-version.js";
 import shape from "./shape.js";
 import nodeKind from "./node-kind.js";
@@ -36,6 +37,7 @@ import unknownField from "./unknown-field.js";
 export type { Rule, RuleMeta } from "./rule.js";
 
 export const rules: readonly Rule[] = [
+  catalogueInvalid,
   schemaVersion,
   shape,
   nodeKind,
