@@ -74,7 +74,14 @@ const mutation = fc.record({
   value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom("", "hold", "company", "part", "gate", "scheduled", "standalone", 1)),
 });
 
-function mutate(document: unknown, change: fc.RecordValue<{ target: number; action: string; field: string; value: unknown }>): void {
+interface Change {
+  target: number;
+  action: string;
+  field: string;
+  value: unknown;
+}
+
+function mutate(document: unknown, change: Change): void {
   const all = containers(document);
   const target = all[change.target % all.length] as Json | unknown[];
   if (Array.isArray(target)) {
