@@ -1,5 +1,6 @@
 /**
- * The `.wf` lexer: chevrotain tokens, built once at module load and reused.
+ * The `.wf` lexer: chevrotain tokens, and a lexer built once (on first need) and reused. It is
+ * the reference and fallback for the hand-written scanner in fast-parser.ts.
  *
  * - Newlines are tokens: a statement ends at the end of its line. Inside blocks, lists and
  *   JSON literals the parser skips them.
@@ -110,12 +111,22 @@ export const allTokens: TokenType[] = [
   JsonToken,
 ];
 
-export const wfLexer = new Lexer(allTokens, {
-  positionTracking: "onlyOffset",
-  ensureOptimizations: true,
-  // Line terminators are exactly the token Newline's; no other pattern can span a line.
-  lineTerminatorCharacters: ["\n", "\r"],
-});
+let lexerInstance: Lexer | undefined;
+
+/**
+ * The chevrotain lexer, built on first call: building it analyses every pattern (about 30 ms),
+ * which a CLI run on valid files never needs, since the fast path (fast-parser.ts) scans
+ * those without it.
+ */
+export function wfLexer(): Lexer {
+  lexerInstance ??= new Lexer(allTokens, {
+    positionTracking: "onlyOffset",
+    ensureOptimizations: true,
+    // Line terminators are exactly the token Newline's; no other pattern can span a line.
+    lineTerminatorCharacters: ["\n", "\r"],
+  });
+  return lexerInstance;
+}
 
 export interface LexedText {
   tokens: IToken[];
@@ -135,7 +146,7 @@ export interface LexProblem {
  * unterminated string becomes a string token plus a problem.
  */
 export function lex(text: string): LexedText {
-  const result = wfLexer.tokenize(text);
+  const result = wfLexer().tokenize(text);
   const problems: LexProblem[] = [];
   // A non-ASCII letter's problem underlines its whole word; the lexer reports each run of
   // unmatched characters in that word again (`é1eé1e…`), and describing each would rescan the

@@ -1,6 +1,8 @@
 /**
  * The `.wf` parser: chevrotain with embedded actions (no CST: about twice as fast and half the
- * memory on large files), built once at module load and reused for every parse.
+ * memory on large files), built once, on first need, and reused for every parse. Valid text
+ * is read by a hand-written fast path first (fast-parser.ts); this parser is the reference
+ * it must agree with, and the fallback for everything else.
  *
  * Recovery. A statement ends at the end of its line, and every rule may give up where it
  * stands: each rule's follow set includes "the rest of the line", so a rule that cannot go on
@@ -61,6 +63,7 @@ import {
   StringLiteral,
   VersionLiteral,
 } from "./lexer.js";
+import { fastParse } from "./fast-parser.js";
 import { LineIndex, type Span } from "./positions.js";
 import { decodeString } from "./strings.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
@@ -968,8 +971,18 @@ function binarySearchToken(tokens: readonly IToken[], offset: number): number {
   return low;
 }
 
-/** The one parser instance: performSelfAnalysis is costly, so it is built once and reused. */
-const parser = new WfParser();
+/**
+ * The one chevrotain parser instance: performSelfAnalysis is costly (about 60 ms), so it is
+ * built once and reused, and only when first needed (a text the fast path declines, content
+ * assist, grammar validation, the railroad diagram): a CLI run on valid files never pays it.
+ */
+let sharedInstance: WfParser | undefined;
+
+/** The shared chevrotain parser, built on first call. Nothing may build it at import time. */
+function sharedParser(): WfParser {
+  sharedInstance ??= new WfParser();
+  return sharedInstance;
+}
 
 export interface ParseResult {
   ast: WfFile;
@@ -977,11 +990,25 @@ export interface ParseResult {
   diagnostics: SourceFault[];
 }
 
-/** Parses `.wf` text. Never throws; always returns a tree (possibly partial) and its syntax errors. */
+/**
+ * Parses `.wf` text. Never throws; always returns a tree (possibly partial) and its syntax errors.
+ *
+ * Well-formed text takes the hand-written fast path (fast-parser.ts), which builds the same
+ * tree without chevrotain; anything it declines (any error, or a construct it leaves alone)
+ * is parsed by chevrotain, which recovers and explains.
+ */
 export function parse(text: string): ParseResult {
+  const ast = fastParse(text);
+  if (ast) return { ast, diagnostics: [] };
+  return parseWithChevrotain(text);
+}
+
+/** The reference path: chevrotain's lexer and parser with error recovery. Exported for tests. */
+export function parseWithChevrotain(text: string): ParseResult {
   const lexed = lex(text);
   markNewlines(lexed.tokens);
   const tokens = dropContinuationNewlines(lexed.tokens);
+  const parser = sharedParser();
   parser.begin(tokens);
   const ast = parser.file();
   ast.span = { start: 0, end: text.length };
@@ -1089,7 +1116,7 @@ function lineEndDescription(text: string, last: IToken): string {
 
 function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): TokenType[] {
   try {
-    return parser.computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
+    return sharedParser().computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
   } catch {
     return [];
   }
@@ -1111,4 +1138,4 @@ export function validateGrammar(): void {
   new WfParser(true, false);
 }
 
-export { WfParser, parser as sharedParser };
+export { WfParser, sharedParser };

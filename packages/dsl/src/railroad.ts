@@ -8,5 +8,5 @@ import { sharedParser } from "./parser.js";
 
 /** The diagram page (HTML that loads chevrotain's diagram renderer). */
 export function railroadHtml(): string {
-  return createSyntaxDiagramsCode(sharedParser.getSerializedGastProductions());
+  return createSyntaxDiagramsCode(sharedParser().getSerializedGastProductions());
 }

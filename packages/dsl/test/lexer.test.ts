@@ -4,7 +4,7 @@ import { allTokens, Keywords, lex, Name, StringLiteral, wfLexer } from "../src/l
 
 describe("the lexer", () => {
   it("keeps chevrotain's first-character optimisation (ensureOptimizations: true)", () => {
-    expect((wfLexer as unknown as { config: { ensureOptimizations: boolean } }).config.ensureOptimizations).toBe(true);
+    expect((wfLexer() as unknown as { config: { ensureOptimizations: boolean } }).config.ensureOptimizations).toBe(true);
     // Building the same token set with the check on succeeds...
     expect(() => new Lexer(allTokens, { ensureOptimizations: true, positionTracking: "onlyOffset" })).not.toThrow();
     // ...and the check has teeth: a Unicode property escape would have failed it.

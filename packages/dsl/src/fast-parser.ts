@@ -1,0 +1,999 @@
+/**
+ * The fast path of `parse`: a hand-written scanner and recursive-descent parser for
+ * well-formed `.wf` text.
+ *
+ * Why it exists: the chevrotain path (lexer.ts, parser.ts) allocates a token object per token
+ * and runs recovery machinery built for broken text; on large valid files that cost 7-12x
+ * `JSON.parse`, much of it garbage collection, and building chevrotain's lexer and parser
+ * cost every CLI start about 90 ms. Most text that is parsed is valid, so this path reads it
+ * straight from the string (charCodeAt, no token objects) and builds the tree directly; the
+ * chevrotain path stays the reference, and the fallback that recovers and explains errors.
+ *
+ * The contract, held by property tests (test/fast-parser.property.test.ts):
+ * - It returns a tree only for text the chevrotain path reads with zero diagnostics, and then
+ *   exactly the tree that path builds: the same nodes, spans, field order, comments.
+ * - On anything else (a syntax error, a string left open, a bad escape, a character no token
+ *   matches) it returns `undefined` and `parse` falls back to chevrotain. All or nothing per
+ *   call: it never explains an error itself, so it can stay small.
+ * - It declines no valid text today: every construct of the grammar is read here (the tests
+ *   check both directions). Should one ever be left to chevrotain, list it here and weaken
+ *   the test's second direction.
+ *
+ * It mirrors the chevrotain lexer's tokens (each pattern matched greedily, tried in the
+ * lexer's order; keywords only as whole words; newlines as tokens, except before a line that
+ * continues a chain with `->`) and the parser's decisions on valid input (see each decision).
+ */
+import type {
+  Block,
+  BlockProperty,
+  ChainStatement,
+  Comment,
+  JsonArrayLiteral,
+  JsonLiteral,
+  JsonMember,
+  JsonObjectLiteral,
+  JsonScalarLiteral,
+  KindSpec,
+  NameSyntax,
+  Statement,
+  SubjectsProperty,
+  TypedSubject,
+  VersionSyntax,
+  WfFile,
+  WithClause,
+} from "./ast.js";
+import type { KeywordText } from "./lexer.js";
+import type { Span } from "./positions.js";
+import { decodeString } from "./strings.js";
+
+// ---------------------------------------------------------------- token types
+
+// Small integers rather than objects: the scanner keeps only the current token (and one
+// token of lookahead) in plain fields, so no token object is ever allocated.
+const EOF = 0;
+const NEWLINE = 1;
+const NAME = 2;
+const STRING = 3;
+const NUMBER = 4;
+const ARROW = 5;
+const VERSION_LITERAL = 6;
+const AT = 7;
+const LBRACE = 8;
+const RBRACE = 9;
+const LBRACKET = 10;
+const RBRACKET = 11;
+const COMMA = 12;
+const COLON = 13;
+const EQUALS = 14;
+// Keywords: every one is also a name (the lexer puts them in the `Name` category).
+const KW_WORKFLOW = 16;
+const KW_SUBJECT = 17;
+const KW_TRIGGER = 18;
+const KW_PART = 19;
+const KW_GATE = 20;
+const KW_DESTINATION = 21;
+const KW_NODE = 22;
+const KW_EDGE = 23;
+const KW_VERSION = 24;
+const KW_DOCUMENT = 25;
+const KW_WITH = 26;
+const KW_JOB = 27;
+const KW_SUBJECTS = 28;
+const KW_SCHEDULE = 29;
+const KW_TIMEZONE = 30;
+const KW_SCOPE = 31;
+const KW_IDENTIFIERS = 32;
+const KW_TRUE = 33;
+const KW_FALSE = 34;
+const KW_NULL = 35;
+
+/**
+ * Each keyword's code. Typed by the lexer's keyword list, so a keyword added there without a
+ * code here fails to compile rather than being read as a plain name.
+ */
+const KEYWORD_CODES: Record<KeywordText, number> = {
+  workflow: KW_WORKFLOW,
+  subject: KW_SUBJECT,
+  trigger: KW_TRIGGER,
+  part: KW_PART,
+  gate: KW_GATE,
+  destination: KW_DESTINATION,
+  node: KW_NODE,
+  edge: KW_EDGE,
+  version: KW_VERSION,
+  document: KW_DOCUMENT,
+  with: KW_WITH,
+  job: KW_JOB,
+  subjects: KW_SUBJECTS,
+  schedule: KW_SCHEDULE,
+  timezone: KW_TIMEZONE,
+  scope: KW_SCOPE,
+  identifiers: KW_IDENTIFIERS,
+  true: KW_TRUE,
+  false: KW_FALSE,
+  null: KW_NULL,
+};
+
+/** Keywords by length, for the whole-word check after a name is scanned. */
+const KEYWORDS_BY_LENGTH: ReadonlyArray<ReadonlyArray<readonly [string, number]>> = (() => {
+  const table: Array<Array<readonly [string, number]>> = [];
+  for (const [word, code] of Object.entries(KEYWORD_CODES)) {
+    while (table.length <= word.length) table.push([]);
+    table[word.length]!.push([word, code]);
+  }
+  return table;
+})();
+
+function isNameToken(type: number): boolean {
+  return type === NAME || type >= KW_WORKFLOW;
+}
+
+/** `nameRef`: a bare name (keywords included) or a quoted string. */
+function isNameRefToken(type: number): boolean {
+  return type === NAME || type === STRING || type >= KW_WORKFLOW;
+}
+
+/** The lexer's `JsonToken` category: a newline before one of these continues a JSON literal. */
+function isJsonToken(type: number): boolean {
+  return (type >= LBRACE && type <= COLON) || type === STRING || type === NUMBER || type === KW_TRUE || type === KW_FALSE || type === KW_NULL;
+}
+
+/** The parser's BLOCK_LINE_STARTS, and VERSION_BLOCK_LINE_STARTS in a `version` block. */
+function continuesBlock(type: number, versionBlock: boolean): boolean {
+  if (type === KW_SCHEDULE || type === KW_TIMEZONE || type === KW_JOB || type === KW_SUBJECTS || type === KW_WITH || type === RBRACE) return true;
+  return versionBlock && (type === KW_TRIGGER || type === KW_DESTINATION || type === KW_SCOPE);
+}
+
+// ---------------------------------------------------------------- characters
+
+// ASCII character classes, one table lookup per character.
+const WORD = 1; // [A-Za-z0-9_]
+const NAME_START = 2; // [A-Za-z_]
+const DIGIT = 4; // [0-9]
+const HEX = 8; // [0-9a-fA-F]
+const CLASSES = (() => {
+  const table = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c);
+    if (/[A-Za-z0-9_]/.test(ch)) table[c]! |= WORD;
+    if (/[A-Za-z_]/.test(ch)) table[c]! |= NAME_START;
+    if (/[0-9]/.test(ch)) table[c]! |= DIGIT;
+    if (/[0-9a-fA-F]/.test(ch)) table[c]! |= HEX;
+  }
+  return table;
+})();
+
+/** charCodeAt past the end is NaN; `NaN < 128` is false, so every class test fails there. */
+function is(c: number, cls: number): boolean {
+  return c < 128 && (CLASSES[c]! & cls) !== 0;
+}
+
+/** The lexer's Whitespace token: `[ \t\f\v\u00a0\ufeff]`. */
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0c || c === 0x0b || c === 0xa0 || c === 0xfeff;
+}
+
+/**
+ * `array` at its exact size. An array grown by `push` keeps room for about 16 more items, and
+ * the tree holds tens of thousands of short arrays on a large file: copying them cuts the
+ * tree's memory, which is what garbage collection costs grow with (the growing arrays die
+ * young, which costs the collector almost nothing).
+ */
+function exact<T>(array: T[]): T[] {
+  return array.length === 0 ? [] : array.slice();
+}
+
+/** Thrown to give up: the caller falls back to the chevrotain path. */
+class Decline {}
+const DECLINE = new Decline();
+
+// ---------------------------------------------------------------- the parser
+
+class FastParser {
+  private readonly text: string;
+  private readonly length: number;
+  /** Where the scanner reads next (after the lookahead token, when there is one). */
+  private pos = 0;
+  readonly comments: Comment[] = [];
+
+  // The current token.
+  private type = EOF;
+  private start = 0;
+  private end = 0;
+  /** For a string: it contains a backslash, so it needs decoding. */
+  private escaped = false;
+
+  // One token of lookahead, scanned on demand.
+  private hasPeek = false;
+  private peekType = EOF;
+  private peekStart = 0;
+  private peekEnd = 0;
+  private peekEscaped = false;
+
+  // Output of `scan`.
+  private scannedStart = 0;
+  private scannedEnd = 0;
+  private scannedEscaped = false;
+
+  /**
+   * Recently sliced names, by a cheap hash of their characters. A name recurs in every edge
+   * that mentions it, and part and job ids on every part: reusing one string instead of
+   * slicing another saves a string per repeat (about 4% of the tree's memory on the benchmark
+   * graph, so less to collect), and later passes that key maps by name hash it only once.
+   * A collision only costs a fresh slice.
+   */
+  private readonly pieces: Array<string | undefined>;
+  private readonly pieceMask: number;
+
+  constructor(text: string) {
+    this.text = text;
+    this.length = text.length;
+    // About one slot per 16 characters, between 64 and 4096 slots.
+    let size = 64;
+    while (size < 4096 && size * 16 < text.length) size *= 2;
+    this.pieces = new Array<string | undefined>(size).fill(undefined);
+    this.pieceMask = size - 1;
+  }
+
+  /** `text.slice(start, end)`, or an equal string sliced before. */
+  private piece(start: number, end: number): string {
+    const text = this.text;
+    const length = end - start;
+    // V8 already shares one-character strings.
+    if (length < 2) return text.slice(start, end);
+    const hash =
+      (Math.imul(length, 0x9e3779b1) ^ Math.imul(text.charCodeAt(start), 0x85ebca6b) ^ Math.imul(text.charCodeAt(end - 1), 0xc2b2ae35) ^ Math.imul(text.charCodeAt(end - 2), 31) ^ Math.imul(text.charCodeAt(start + (length >> 1)), 0x27d4eb2f)) >>> 0;
+    const slot = (hash ^ (hash >>> 15)) & this.pieceMask;
+    const cached = this.pieces[slot];
+    if (cached !== undefined && cached.length === length && text.startsWith(cached, start)) return cached;
+    const fresh = text.slice(start, end);
+    this.pieces[slot] = fresh;
+    return fresh;
+  }
+
+  // ------------------------------------------------------------ scanning
+
+  /**
+   * Scans the next token from `pos`; returns its type and leaves its extent in `scanned*`.
+   * Skips whitespace and records comments. A run of newlines (with blank and comment lines)
+   * is one NEWLINE token, which the parser treats exactly as chevrotain treats several;
+   * a run whose next token is `->` is no token at all (parser.ts `dropContinuationNewlines`).
+   */
+  private scan(): number {
+    const text = this.text;
+    const length = this.length;
+    let p = this.pos;
+    for (;;) {
+      if (p >= length) {
+        this.scannedStart = this.scannedEnd = this.pos = length;
+        return EOF;
+      }
+      const c = text.charCodeAt(p);
+      if (c === 0x20 || c === 0x09 || isSpace(c)) {
+        p++;
+        continue;
+      }
+      if (c === 0x23 /* # */) {
+        p = this.comment(p);
+        continue;
+      }
+      if (c === 0x0a || c === 0x0d) {
+        const first = p;
+        // Skip the whole run: newlines, whitespace, comments. The lexer would make a
+        // Newline token of each line end; the parser only ever looks past them to the next
+        // significant token, which is where this stops.
+        for (;;) {
+          const d = text.charCodeAt(p);
+          if (d === 0x0a || d === 0x0d || isSpace(d)) p++;
+          else if (d === 0x23) p = this.comment(p);
+          else break;
+        }
+        if (text.charCodeAt(p) === 0x2d && text.charCodeAt(p + 1) === 0x3e) continue; // `->` continues the chain
+        this.scannedStart = first;
+        this.scannedEnd = first + 1;
+        this.pos = p;
+        return NEWLINE;
+      }
+      this.scannedStart = p;
+      this.scannedEscaped = false;
+      let type: number;
+      switch (c) {
+        case 0x7b:
+          type = LBRACE;
+          p++;
+          break;
+        case 0x7d:
+          type = RBRACE;
+          p++;
+          break;
+        case 0x5b:
+          type = LBRACKET;
+          p++;
+          break;
+        case 0x5d:
+          type = RBRACKET;
+          p++;
+          break;
+        case 0x2c:
+          type = COMMA;
+          p++;
+          break;
+        case 0x3a:
+          type = COLON;
+          p++;
+          break;
+        case 0x3d:
+          type = EQUALS;
+          p++;
+          break;
+        case 0x22:
+          type = STRING;
+          p = this.string(p);
+          break;
+        case 0x40: {
+          // VersionLiteral `@[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*`, else a lone At.
+          if (is(text.charCodeAt(p + 1), WORD)) {
+            p += 2;
+            for (;;) {
+              while (is(text.charCodeAt(p), WORD)) p++;
+              const d = text.charCodeAt(p);
+              if ((d === 0x2e || d === 0x2d || d === 0x2b) && is(text.charCodeAt(p + 1), WORD)) p += 2;
+              else break;
+            }
+            type = VERSION_LITERAL;
+          } else {
+            type = AT;
+            p++;
+          }
+          break;
+        }
+        case 0x2d:
+          // Arrow is tried before NumberLiteral, as in the lexer's token order.
+          if (text.charCodeAt(p + 1) === 0x3e) {
+            type = ARROW;
+            p += 2;
+          } else {
+            type = NUMBER;
+            p = this.number(p);
+          }
+          break;
+        default:
+          if (is(c, DIGIT)) {
+            type = NUMBER;
+            p = this.number(p);
+          } else if (is(c, NAME_START)) {
+            // Name `[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*`; a keyword only when it is
+            // the whole of that match (the lexer's `longer_alt: Name`).
+            p++;
+            for (;;) {
+              while (is(text.charCodeAt(p), WORD)) p++;
+              const d = text.charCodeAt(p);
+              if ((d === 0x2e || d === 0x2d) && is(text.charCodeAt(p + 1), WORD)) p += 2;
+              else break;
+            }
+            type = this.keyword(this.scannedStart, p);
+          } else {
+            // No token matches (a non-ASCII letter, `'`, `>`, a control character...): the
+            // lexer reports it.
+            throw DECLINE;
+          }
+      }
+      this.scannedEnd = p;
+      this.pos = p;
+      return type;
+    }
+  }
+
+  private comment(p: number): number {
+    const text = this.text;
+    const start = p;
+    p++;
+    while (p < this.length) {
+      const c = text.charCodeAt(p);
+      if (c === 0x0a || c === 0x0d) break;
+      p++;
+    }
+    this.comments.push({ text: text.slice(start, p), span: { start, end: p } });
+    return p;
+  }
+
+  /** NumberLiteral `-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`; each optional part all or nothing. */
+  private number(p: number): number {
+    const text = this.text;
+    if (text.charCodeAt(p) === 0x2d) p++;
+    const first = text.charCodeAt(p);
+    if (first === 0x30) p++;
+    else if (is(first, DIGIT)) {
+      p++;
+      while (is(text.charCodeAt(p), DIGIT)) p++;
+    } else throw DECLINE; // a lone `-`: no token matches
+    if (text.charCodeAt(p) === 0x2e && is(text.charCodeAt(p + 1), DIGIT)) {
+      p += 2;
+      while (is(text.charCodeAt(p), DIGIT)) p++;
+    }
+    const e = text.charCodeAt(p);
+    if (e === 0x65 || e === 0x45) {
+      let q = p + 1;
+      const sign = text.charCodeAt(q);
+      if (sign === 0x2b || sign === 0x2d) q++;
+      if (is(text.charCodeAt(q), DIGIT)) {
+        q++;
+        while (is(text.charCodeAt(q), DIGIT)) q++;
+        p = q;
+      }
+    }
+    return p;
+  }
+
+  /**
+   * StringLiteral `"(?:[^"\\\r\n]|\\[^\r\n])*"`, declining where the lexer reports a problem:
+   * no closing quote on the line, or an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`.
+   */
+  private string(p: number): number {
+    const text = this.text;
+    const length = this.length;
+    p++;
+    for (;;) {
+      if (p >= length) throw DECLINE;
+      const c = text.charCodeAt(p);
+      if (c === 0x22) return p + 1;
+      if (c === 0x5c) {
+        const next = text.charCodeAt(p + 1);
+        if (next === 0x22 || next === 0x5c || next === 0x2f || next === 0x62 || next === 0x66 || next === 0x6e || next === 0x72 || next === 0x74) {
+          p += 2;
+        } else if (next === 0x75 && is(text.charCodeAt(p + 2), HEX) && is(text.charCodeAt(p + 3), HEX) && is(text.charCodeAt(p + 4), HEX) && is(text.charCodeAt(p + 5), HEX)) {
+          p += 6;
+        } else {
+          throw DECLINE;
+        }
+        this.scannedEscaped = true;
+        continue;
+      }
+      if (c === 0x0a || c === 0x0d) throw DECLINE;
+      p++;
+    }
+  }
+
+  private keyword(start: number, end: number): number {
+    const length = end - start;
+    if (length >= KEYWORDS_BY_LENGTH.length) return NAME;
+    const candidates = KEYWORDS_BY_LENGTH[length]!;
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i]!;
+      if (this.text.startsWith(candidate[0], start)) return candidate[1];
+    }
+    return NAME;
+  }
+
+  // ------------------------------------------------------------ token stream
+
+  private advance(): void {
+    if (this.hasPeek) {
+      this.hasPeek = false;
+      this.type = this.peekType;
+      this.start = this.peekStart;
+      this.end = this.peekEnd;
+      this.escaped = this.peekEscaped;
+      return;
+    }
+    this.type = this.scan();
+    this.start = this.scannedStart;
+    this.end = this.scannedEnd;
+    this.escaped = this.scannedEscaped;
+  }
+
+  /** The type of the token after the current one (the parser's LA(2)). */
+  private peek(): number {
+    if (!this.hasPeek) {
+      this.peekType = this.scan();
+      this.peekStart = this.scannedStart;
+      this.peekEnd = this.scannedEnd;
+      this.peekEscaped = this.scannedEscaped;
+      this.hasPeek = true;
+    }
+    return this.peekType;
+  }
+
+  private expect(type: number): void {
+    if (this.type !== type) throw DECLINE;
+  }
+
+  private span(): Span {
+    return { start: this.start, end: this.end };
+  }
+
+  /** The current token, a string, decoded; `decodeString` only when it holds an escape. */
+  private stringValue(): string {
+    return this.escaped ? decodeString(this.text.slice(this.start, this.end)) : this.piece(this.start + 1, this.end - 1);
+  }
+
+  // ------------------------------------------------------------ file and statements
+
+  parseFile(): WfFile {
+    const statements: Statement[] = [];
+    this.advance();
+    for (;;) {
+      const type = this.type;
+      if (type === EOF) break;
+      if (type === NEWLINE) {
+        this.advance();
+        continue;
+      }
+      statements.push(this.statement());
+      // A statement ends at the end of its line; anything else on it is an error.
+      if (this.type !== NEWLINE && this.type !== EOF) throw DECLINE;
+    }
+    return { type: "file", statements, comments: this.comments, span: { start: 0, end: this.length } };
+  }
+
+  /**
+   * The parser's `realStatement` choice, by two tokens: a name followed by `->` or `,` is a
+   * chain (chains are tried first, so `part -> x` is an edge); else the first keyword decides,
+   * and each declaration needs its second token to fit, as chevrotain's LL(2) lookahead
+   * requires (otherwise the line is invalid).
+   */
+  private statement(): Statement {
+    const type = this.type;
+    if (isNameRefToken(type)) {
+      const second = this.peek();
+      if (second === ARROW || second === COMMA) return this.chain();
+    }
+    switch (type) {
+      case KW_WORKFLOW:
+        return this.workflow();
+      case KW_SUBJECT:
+        return this.subject();
+      case KW_TRIGGER:
+      case KW_DESTINATION:
+        return this.triggerOrDestination(type);
+      case KW_PART:
+        return this.part();
+      case KW_GATE:
+        return this.gate();
+      case KW_NODE:
+      case KW_EDGE:
+      case KW_DOCUMENT: {
+        const keyword = this.span();
+        this.advance();
+        const value = this.json();
+        const statementType = type === KW_NODE ? "node" : type === KW_EDGE ? "edge" : "document";
+        return { type: statementType, keyword, value, span: { start: keyword.start, end: value.span.end } };
+      }
+      case KW_VERSION: {
+        const keyword = this.span();
+        this.advance();
+        this.expect(LBRACE);
+        const block = this.block(true);
+        return { type: "version", keyword, block, span: { start: keyword.start, end: block.span.end } };
+      }
+      default:
+        throw DECLINE;
+    }
+  }
+
+  private workflow(): Statement {
+    const keyword = this.span();
+    this.advance();
+    let end = keyword.end;
+    const name = this.optionalName();
+    if (name) end = name.span.end;
+    const clause = this.optionalWith();
+    if (clause) end = clause.span.end;
+    return { type: "workflow", keyword, name, with: clause, span: { start: keyword.start, end } };
+  }
+
+  private subject(): Statement {
+    const keyword = this.span();
+    this.advance();
+    const name = this.nameRef();
+    this.expect(EQUALS);
+    this.advance();
+    // One token decides (the rule's gated OR): `{` begins a JSON object, a name a typed subject.
+    if (this.type === LBRACE) {
+      const value = this.json();
+      return { type: "subject", keyword, name, body: { type: "raw", value, span: value.span }, span: { start: keyword.start, end: value.span.end } };
+    }
+    const kind = this.nameRef();
+    const canonicalId = this.nameRef();
+    let end = canonicalId.span.end;
+    const label = this.optionalName();
+    if (label) end = label.span.end;
+    let identifiers: TypedSubject["identifiers"];
+    if (this.type === KW_IDENTIFIERS) {
+      const identifiersKeyword = this.span();
+      this.advance();
+      const value = this.json();
+      identifiers = { keyword: identifiersKeyword, value, span: { start: identifiersKeyword.start, end: value.span.end } };
+      end = value.span.end;
+    }
+    const clause = this.optionalWith();
+    if (clause) end = clause.span.end;
+    const body: TypedSubject = { type: "typed", kind, canonicalId, label, identifiers, with: clause, span: { start: kind.span.start, end } };
+    return { type: "subject", keyword, name, body, span: { start: keyword.start, end } };
+  }
+
+  private triggerOrDestination(type: number): Statement {
+    const keyword = this.span();
+    this.advance();
+    const name = this.nameRef();
+    const spec = this.kindSpec();
+    let end = spec.span.end;
+    const clause = this.optionalWith();
+    if (clause) end = clause.span.end;
+    return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, name, spec, with: clause, span: { start: keyword.start, end } };
+  }
+
+  private part(): Statement {
+    const keyword = this.span();
+    this.advance();
+    const name = this.nameRef();
+    let end = name.span.end;
+    let equals: Span | undefined;
+    let partId: NameSyntax | undefined;
+    let version: VersionSyntax | undefined;
+    let block: Block | undefined;
+    if (this.type === EQUALS) {
+      equals = this.span();
+      this.advance();
+      partId = this.nameRef();
+      end = partId.span.end;
+      version = this.optionalVersion();
+      if (version) end = version.span.end;
+    }
+    if (this.type === LBRACE) {
+      block = this.block(false);
+      end = block.span.end;
+    }
+    const clause = this.optionalWith();
+    if (clause) end = clause.span.end;
+    return { type: "part", keyword, name, equals, partId, version, block, with: clause, span: { start: keyword.start, end } };
+  }
+
+  private gate(): Statement {
+    const keyword = this.span();
+    this.advance();
+    const name = this.nameRef();
+    let end = name.span.end;
+    const belowFloor = this.optionalName();
+    if (belowFloor) end = belowFloor.span.end;
+    const clause = this.optionalWith();
+    if (clause) end = clause.span.end;
+    return { type: "gate", keyword, name, belowFloor, with: clause, span: { start: keyword.start, end } };
+  }
+
+  /** `a, b -> c -> d, e with {...}`; lines starting with `->` were already joined by the scanner. */
+  private chain(): ChainStatement {
+    const first = this.nameGroup();
+    // Built in growing arrays, kept as exact-size copies (see `exact`).
+    const groups: NameSyntax[][] = [first];
+    const arrows: Span[] = [];
+    const start = first[0]!.span.start;
+    let end = first[first.length - 1]!.span.end;
+    // At least one arrow (`a, b` alone is no statement).
+    this.expect(ARROW);
+    while (this.type === ARROW) {
+      arrows.push(this.span());
+      this.advance();
+      const group = this.nameGroup();
+      groups.push(group);
+      end = group[group.length - 1]!.span.end;
+    }
+    const clause = this.optionalWith();
+    if (clause) end = clause.span.end;
+    return { type: "chain", groups: exact(groups), arrows: exact(arrows), with: clause, span: { start, end } };
+  }
+
+  private nameGroup(): NameSyntax[] {
+    const names = [this.nameRef()];
+    if (this.type !== COMMA) return names;
+    while (this.type === COMMA) {
+      this.advance();
+      names.push(this.nameRef());
+    }
+    return exact(names);
+  }
+
+  // ------------------------------------------------------------ parts of statements
+
+  private nameRef(): NameSyntax {
+    const type = this.type;
+    let name: NameSyntax;
+    if (type === STRING) name = { text: this.stringValue(), quoted: true, span: this.span() };
+    else if (isNameToken(type)) name = { text: this.piece(this.start, this.end), quoted: false, span: this.span() };
+    else throw DECLINE;
+    this.advance();
+    return name;
+  }
+
+  /**
+   * An optional name (workflow name, gate floor, subject label): taken when the next token is
+   * a name, unless it begins a clause (`with {` or `identifiers [`), the rules' GATE
+   * `!clauseAhead()`. A bare `with` not followed by `{` is thus a name, as in chevrotain.
+   */
+  private optionalName(): NameSyntax | undefined {
+    const type = this.type;
+    if (!isNameRefToken(type)) return undefined;
+    if (type === KW_WITH && this.peek() === LBRACE) return undefined;
+    if (type === KW_IDENTIFIERS && this.peek() === LBRACKET) return undefined;
+    return this.nameRef();
+  }
+
+  private optionalWith(): WithClause | undefined {
+    return this.type === KW_WITH ? this.withClause() : undefined;
+  }
+
+  private withClause(): WithClause {
+    const keyword = this.span();
+    this.advance();
+    const value = this.json();
+    return { keyword, value, span: { start: keyword.start, end: value.span.end } };
+  }
+
+  /** `@1` or `@"2024 Q1"` (the `@` and the string may be apart, on one line). */
+  private optionalVersion(): VersionSyntax | undefined {
+    if (this.type === VERSION_LITERAL) {
+      const version: VersionSyntax = { text: this.piece(this.start + 1, this.end), quoted: false, span: this.span(), valueSpan: { start: this.start + 1, end: this.end } };
+      this.advance();
+      return version;
+    }
+    if (this.type === AT) {
+      const at = this.start;
+      this.advance();
+      this.expect(STRING);
+      const version: VersionSyntax = { text: this.stringValue(), quoted: true, span: { start: at, end: this.end }, valueSpan: this.span() };
+      this.advance();
+      return version;
+    }
+    return undefined;
+  }
+
+  private kindSpec(): KindSpec {
+    const kind = this.nameRef();
+    if (this.type !== LBRACE) return { kind, block: undefined, span: kind.span };
+    const block = this.block(false);
+    return { kind, block, span: { start: kind.span.start, end: block.span.end } };
+  }
+
+  /**
+   * `{ property... }`. Properties may share a line; a line break inside goes on only when the
+   * next line begins a property (or `}`): chevrotain's `continuesBlock`, where any other line
+   * ends the block unclosed, an error. Which properties suit the block's kind is the
+   * compiler's business, not the parser's.
+   */
+  private block(versionBlock: boolean): Block {
+    const open = this.span();
+    this.advance();
+    const properties: BlockProperty[] = [];
+    for (;;) {
+      const type = this.type;
+      if (type === RBRACE) break;
+      if (type === NEWLINE) {
+        if (!continuesBlock(this.peek(), versionBlock)) throw DECLINE;
+        this.advance();
+        continue;
+      }
+      properties.push(this.blockProperty());
+    }
+    const close = this.span();
+    this.advance();
+    return { open, close, properties: exact(properties), span: { start: open.start, end: close.end } };
+  }
+
+  private blockProperty(): BlockProperty {
+    const type = this.type;
+    if (type === KW_WITH) {
+      const clause = this.withClause();
+      return { type: "with", clause, span: clause.span };
+    }
+    if (type === KW_SUBJECTS) return this.subjectList();
+    const keyword = this.span();
+    switch (type) {
+      case KW_SCHEDULE:
+      case KW_TIMEZONE: {
+        this.advance();
+        const value = this.nameRef();
+        return { type: type === KW_SCHEDULE ? "schedule" : "timezone", keyword, value, span: { start: keyword.start, end: value.span.end } };
+      }
+      case KW_JOB: {
+        this.advance();
+        const id = this.nameRef();
+        let end = id.span.end;
+        const version = this.optionalVersion();
+        if (version) end = version.span.end;
+        const clause = this.optionalWith();
+        if (clause) end = clause.span.end;
+        return { type: "job", keyword, id, version, with: clause, span: { start: keyword.start, end } };
+      }
+      case KW_TRIGGER:
+      case KW_DESTINATION: {
+        this.advance();
+        const spec = this.kindSpec();
+        return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, spec, span: { start: keyword.start, end: spec.span.end } };
+      }
+      case KW_SCOPE: {
+        this.advance();
+        this.expect(KW_WITH);
+        const clause = this.withClause();
+        return { type: "scope", keyword, with: clause, span: { start: keyword.start, end: clause.span.end } };
+      }
+      default:
+        // Anything else in a block is junk to chevrotain (an error).
+        throw DECLINE;
+    }
+  }
+
+  /** `subjects [a, b]`: line breaks only where the parser's `continuesList` allows them. */
+  private subjectList(): SubjectsProperty {
+    const keyword = this.span();
+    this.advance();
+    this.expect(LBRACKET);
+    const open = this.span();
+    this.advance();
+    const items: NameSyntax[] = [];
+    this.listNewlines(false);
+    if (isNameRefToken(this.type)) {
+      items.push(this.nameRef());
+      this.listNewlines(true);
+      while (this.type === COMMA) {
+        this.advance();
+        this.listNewlines(false);
+        items.push(this.nameRef());
+        this.listNewlines(true);
+      }
+    }
+    this.expect(RBRACKET);
+    const close = this.span();
+    this.advance();
+    return { type: "subjects", keyword, open, close, items: exact(items), span: { start: keyword.start, end: close.end } };
+  }
+
+  /**
+   * A line break in a list is skipped when the next line goes on with it: `]`, or after an
+   * item `,`, else a name. Otherwise chevrotain stops there and the list is unclosed.
+   */
+  private listNewlines(afterItem: boolean): void {
+    if (this.type !== NEWLINE) return;
+    const next = this.peek();
+    if (next !== RBRACKET && !(afterItem ? next === COMMA : isNameRefToken(next))) throw DECLINE;
+    this.advance();
+  }
+
+  // ------------------------------------------------------------ JSON literals
+
+  /** Moves on inside a JSON container, where a line break is skipped if JSON follows it. */
+  private advanceInJson(): void {
+    this.advance();
+    if (this.type === NEWLINE) {
+      if (!isJsonToken(this.peek())) throw DECLINE;
+      this.advance();
+    }
+  }
+
+  private scalar(): JsonScalarLiteral {
+    const type = this.type;
+    const span = this.span();
+    const raw = this.text.slice(this.start, this.end);
+    switch (type) {
+      case STRING:
+        return { type: "string", value: this.escaped ? decodeString(raw) : raw.slice(1, -1), raw, span };
+      case NUMBER:
+        return { type: "number", value: Number(raw), raw, span };
+      case KW_NULL:
+        return { type: "null", value: null, raw, span };
+      case KW_TRUE:
+      case KW_FALSE:
+        return { type: "boolean", value: type === KW_TRUE, raw, span };
+      default:
+        throw DECLINE;
+    }
+  }
+
+  /**
+   * A JSON value, built with explicit stacks (no recursion, like json-literal.ts), so any
+   * nesting depth reads without touching the call stack. Spans as json-literal.ts sets them:
+   * a container from its opening to its closing bracket, a member from its key to the end
+   * of its value.
+   */
+  private json(): JsonLiteral {
+    const type = this.type;
+    if (type !== LBRACE && type !== LBRACKET) {
+      const value = this.scalar();
+      this.advance();
+      return value;
+    }
+    const root = this.openContainer();
+    const containers: Array<JsonObjectLiteral | JsonArrayLiteral> = [root];
+    /** The member each open container is the value of (undefined in an array or at the root). */
+    const owners: Array<JsonMember | undefined> = [undefined];
+    this.advanceInJson();
+    // Right after an opening bracket the container may end at once; after a comma it may not.
+    let mayClose = true;
+    for (;;) {
+      const container = containers[containers.length - 1]!;
+      if (mayClose && this.type === (container.type === "object" ? RBRACE : RBRACKET)) {
+        if (this.closeContainer(containers, owners)) return root;
+      } else {
+        // One item: `"key": value` in an object, a value in an array.
+        let key: NameSyntax | undefined;
+        if (container.type === "object") {
+          if (this.type !== STRING) throw DECLINE;
+          key = { text: this.stringValue(), quoted: true, span: this.span() };
+          this.advanceInJson();
+          this.expect(COLON);
+          this.advanceInJson();
+        }
+        const valueType = this.type;
+        if (valueType === LBRACE || valueType === LBRACKET) {
+          const child = this.openContainer();
+          let owner: JsonMember | undefined;
+          if (key) {
+            owner = { key, value: child, span: { start: key.span.start, end: child.span.end } };
+            (container as JsonObjectLiteral).members.push(owner);
+          } else {
+            (container as JsonArrayLiteral).elements.push(child);
+          }
+          containers.push(child);
+          owners.push(owner);
+          this.advanceInJson();
+          mayClose = true;
+          continue;
+        }
+        const value = this.scalar();
+        if (key) (container as JsonObjectLiteral).members.push({ key, value, span: { start: key.span.start, end: value.span.end } });
+        else (container as JsonArrayLiteral).elements.push(value);
+        this.advanceInJson();
+      }
+      // After an item: `,` and the next item, or the end of the innermost container (and
+      // perhaps, one after another, of the containers around it).
+      for (;;) {
+        if (this.type === COMMA) {
+          this.advanceInJson();
+          mayClose = false;
+          break;
+        }
+        const inner = containers[containers.length - 1]!;
+        if (this.type !== (inner.type === "object" ? RBRACE : RBRACKET)) throw DECLINE;
+        if (this.closeContainer(containers, owners)) return root;
+      }
+    }
+  }
+
+  /**
+   * Ends the innermost container at the current bracket; true when that was the whole
+   * literal (then the token after it is current, read outside JSON).
+   */
+  private closeContainer(containers: Array<JsonObjectLiteral | JsonArrayLiteral>, owners: Array<JsonMember | undefined>): boolean {
+    const end = this.end;
+    const container = containers.pop()!;
+    container.span.end = end;
+    if (container.type === "object") container.members = exact(container.members);
+    else container.elements = exact(container.elements);
+    const owner = owners.pop();
+    if (owner) owner.span.end = end;
+    if (containers.length === 0) {
+      this.advance();
+      return true;
+    }
+    this.advanceInJson();
+    return false;
+  }
+
+  private openContainer(): JsonObjectLiteral | JsonArrayLiteral {
+    const span = this.span();
+    return this.type === LBRACE ? { type: "object", members: [], span } : { type: "array", elements: [], span };
+  }
+}
+
+/**
+ * Parses well-formed `.wf` text without chevrotain. Returns the tree chevrotain would build
+ * (with no diagnostics), or `undefined` when the text is not something this path reads with
+ * certainty: the caller then parses it with chevrotain, which also explains any error.
+ */
+export function fastParse(text: string): WfFile | undefined {
+  try {
+    return new FastParser(text).parseFile();
+  } catch {
+    // DECLINE, or (defensively) any bug here: the reference parser gets the text instead.
+    return undefined;
+  }
+}
