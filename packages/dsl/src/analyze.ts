@@ -2,9 +2,9 @@
  * The one entry point the CLI and the language server share: read a `.wf` or `.json` source,
  * check it with @wfkit/core, and place every fault on the text.
  */
-import { validateDefinition, type Catalogue, type Estimate, type Fault } from "@wfkit/core";
+import { validateDefinition, type Catalogue, type Estimate, type Fault, type ValidationResult } from "@wfkit/core";
 import type { WfFile } from "./ast.js";
-import { compileAst } from "./compile.js";
+import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
 import { parseJsonSource } from "./json-source.js";
 import { parse } from "./parser.js";
@@ -50,7 +50,24 @@ export function analyzeSource(text: string, language: SourceLanguage, options: A
 
 function analyzeWf(text: string, options: AnalyzeOptions): SourceAnalysis {
   const parsed = parse(text);
-  const compiled = compileAst(parsed.ast, text);
+  return analyzeCompiledWf(parsed, compileAst(parsed.ast, text), options);
+}
+
+export interface CompiledWfOptions extends AnalyzeOptions {
+  /**
+   * Checks the definition; core's `validateDefinition` with `catalogue` when omitted. An
+   * editor passes one that reuses its last check when the definition has not changed.
+   */
+  check?: (definition: unknown) => ValidationResult;
+}
+
+/**
+ * What `analyzeSource(text, "wf")` gives, from the text's parse and compile (which an editor
+ * makes incrementally): syntax faults, the language's faults, then, when the syntax is
+ * sound, core's faults placed through the source map, minus those at the very place of a
+ * language error; all in text order.
+ */
+export function analyzeCompiledWf(parsed: { ast: WfFile; diagnostics: readonly SourceFault[] }, compiled: CompiledAst, options: CompiledWfOptions = {}): SourceAnalysis {
   const faults: SourceFault[] = [...parsed.diagnostics, ...compiled.diagnostics];
   const hasSyntaxErrors = parsed.diagnostics.some((fault) => fault.severity === "error");
   const analysis: SourceAnalysis = {
@@ -63,7 +80,7 @@ function analyzeWf(text: string, options: AnalyzeOptions): SourceAnalysis {
   };
   if (compiled.workflowName !== undefined) analysis.workflowName = compiled.workflowName;
   if (!hasSyntaxErrors) {
-    const result = validateDefinition(compiled.definition, options.catalogue ? { catalogue: options.catalogue } : {});
+    const result = options.check ? options.check(compiled.definition) : validateDefinition(compiled.definition, options.catalogue ? { catalogue: options.catalogue } : {});
     analysis.estimate = result.estimate;
     addCoreFaults(faults, result.faults, compiled.sourceMap);
   }
@@ -89,24 +106,64 @@ function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
 }
 
 function finish(analysis: SourceAnalysis): SourceAnalysis {
-  analysis.faults.sort(compareFaults);
-  // One `with` on a chain gives every edge of it the same field: one warning is enough.
-  const seen = new Set<string>();
-  analysis.faults = analysis.faults.filter((fault) => {
-    const key = `${fault.code}\u0000${fault.span.start}:${fault.span.end}\u0000${fault.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  analysis.ok = analysis.definition !== undefined && !analysis.faults.some((fault) => fault.severity === "error");
+  const kept = withoutRepeats(analysis.faults.sort(compareFaults));
+  analysis.faults = kept;
+  analysis.ok = analysis.definition !== undefined && !kept.some((fault) => fault.severity === "error");
   return analysis;
 }
 
+/**
+ * Sorted faults without the ones that repeat an earlier fault (same code, span and message):
+ * one `with` on a chain gives every edge of it the same field, and one warning is enough.
+ * Only faults at the same span can repeat one another, and sorting put those side by side,
+ * so each is compared with the few kept at its span (no key string per fault).
+ */
+export function withoutRepeats(sorted: readonly SourceFault[]): SourceFault[] {
+  const kept: SourceFault[] = [];
+  let runStart = 0;
+  // For a long run at one span (faults that fall back to the document's place): its faults' keys.
+  let runKeys: Set<string> | undefined;
+  for (const fault of sorted) {
+    const first = kept[runStart];
+    if (first === undefined || first.span.start !== fault.span.start || first.span.end !== fault.span.end) {
+      runStart = kept.length;
+      runKeys = undefined;
+    } else if (runKeys) {
+      const key = `${fault.code}\u0000${fault.message}`;
+      if (runKeys.has(key)) continue;
+      runKeys.add(key);
+    } else if (repeatsOne(kept, runStart, fault)) continue;
+    else if (kept.length - runStart >= LONG_RUN) runKeys = new Set(kept.slice(runStart).map((other) => `${other.code}\u0000${other.message}`)).add(`${fault.code}\u0000${fault.message}`);
+    kept.push(fault);
+  }
+  return kept;
+}
+
+/** Faults at one span compared pairwise up to this many; a set of keys beyond. */
+const LONG_RUN = 32;
+
+/** Whether a fault repeats one already kept at the same span (kept[from..] all share its span). */
+function repeatsOne(kept: readonly SourceFault[], from: number, fault: SourceFault): boolean {
+  for (let i = from; i < kept.length; i++) {
+    const other = kept[i]!;
+    if (other.code === fault.code && other.message === fault.message) return true;
+  }
+  return false;
+}
+
 function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sourceMap: SourceMap): void {
-  const languageErrorSpans = new Set(faults.filter((fault) => fault.severity === "error").map((fault) => `${fault.span.start}:${fault.span.end}`));
+  // Spans of the language's errors, as start -> ends (a fault placed exactly there is skipped).
+  let languageErrors: Map<number, number[]> | undefined;
+  for (const fault of faults) {
+    if (fault.severity !== "error") continue;
+    languageErrors ??= new Map();
+    const ends = languageErrors.get(fault.span.start);
+    if (ends) ends.push(fault.span.end);
+    else languageErrors.set(fault.span.start, [fault.span.end]);
+  }
   for (const fault of coreFaults) {
     const placed = placeFault(fault, sourceMap);
-    if (languageErrorSpans.has(`${placed.span.start}:${placed.span.end}`)) continue;
+    if (languageErrors?.get(placed.span.start)?.includes(placed.span.end)) continue;
     faults.push(placed);
   }
 }
@@ -119,8 +176,14 @@ export function placeFault(fault: Fault, sourceMap: SourceMap): SourceFault {
   const part: PointerPart = fault.code === "unknown-field" ? "key" : "value";
   const lines = sourceMap.lineIndex();
   const span = sourceMap.spanOf(fault.pointer, part);
-  const { related, ...rest } = fault;
-  const placed: SourceFault = { ...rest, span, range: lines.rangeOf(span) };
+  // The fault's own fields in their order, then the placement (what `{...fault}` would give,
+  // without the spread's slow generic copy: a broken large file has tens of thousands).
+  const placed = {} as SourceFault;
+  const fields = fault as unknown as Record<string, unknown>;
+  for (const key in fields) if (key !== "related") (placed as unknown as Record<string, unknown>)[key] = fields[key];
+  placed.span = span;
+  placed.range = lines.rangeOf(span);
+  const related = fault.related;
   if (related) {
     placed.related = related.map((entry): SourceRelated => {
       const relatedSpan = sourceMap.spanOf(entry.pointer);
@@ -129,4 +192,3 @@ export function placeFault(fault: Fault, sourceMap: SourceMap): SourceFault {
   }
   return placed;
 }
-

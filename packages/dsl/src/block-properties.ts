@@ -23,13 +23,13 @@ export const BLOCK_SUBJECT: Record<BlockKind, string> = {
 };
 
 export interface BlockContents {
-  schedule?: ScheduleProperty;
-  timezone?: TimezoneProperty;
-  job?: JobProperty;
-  subjects?: SubjectsProperty;
-  with?: WithClause;
-  trigger?: VersionTriggerProperty;
-  scope?: ScopeProperty;
+  schedule: ScheduleProperty | undefined;
+  timezone: TimezoneProperty | undefined;
+  job: JobProperty | undefined;
+  subjects: SubjectsProperty | undefined;
+  with: WithClause | undefined;
+  trigger: VersionTriggerProperty | undefined;
+  scope: ScopeProperty | undefined;
   /** Every `destination` of a version block, in order (each is one entry of `destinations`). */
   destinations: VersionDestinationProperty[];
 }
@@ -39,9 +39,26 @@ export interface BlockProblem {
   property: BlockProperty;
 }
 
+/**
+ * Shared by every block without a `destination` (all but version blocks): a large file reads
+ * tens of thousands of blocks per compile. Frozen, so a mistaken push fails loudly.
+ */
+const NO_DESTINATIONS = Object.freeze([]) as unknown as VersionDestinationProperty[];
+
 /** Reads a block: the properties that count, and the ones that are misplaced or repeated. */
 export function readBlock(block: Block | undefined, kind: BlockKind, problems?: BlockProblem[]): BlockContents {
-  const contents: BlockContents = { destinations: [] };
+  // Every field present from the start and each one stored by name: one object shape for
+  // every block, which the compiler reads for each of a large file's parts.
+  const contents: BlockContents = {
+    schedule: undefined,
+    timezone: undefined,
+    job: undefined,
+    subjects: undefined,
+    with: undefined,
+    trigger: undefined,
+    scope: undefined,
+    destinations: NO_DESTINATIONS,
+  };
   if (!block) return contents;
   const allowed = BLOCK_PROPERTIES[kind];
   for (const property of block.properties) {
@@ -49,18 +66,42 @@ export function readBlock(block: Block | undefined, kind: BlockKind, problems?: 
       problems?.push({ kind: "misplaced", property });
       continue;
     }
+    let repeated = false;
     switch (property.type) {
       case "destination":
+        if (contents.destinations === NO_DESTINATIONS) contents.destinations = [];
         contents.destinations.push(property);
         break;
       case "with":
-        if (contents.with) problems?.push({ kind: "repeated", property });
+        if (contents.with) repeated = true;
         else contents.with = property.clause;
         break;
-      default:
-        if (contents[property.type]) problems?.push({ kind: "repeated", property });
-        else (contents as unknown as Record<string, BlockProperty>)[property.type] = property;
+      case "schedule":
+        if (contents.schedule) repeated = true;
+        else contents.schedule = property;
+        break;
+      case "timezone":
+        if (contents.timezone) repeated = true;
+        else contents.timezone = property;
+        break;
+      case "job":
+        if (contents.job) repeated = true;
+        else contents.job = property;
+        break;
+      case "subjects":
+        if (contents.subjects) repeated = true;
+        else contents.subjects = property;
+        break;
+      case "trigger":
+        if (contents.trigger) repeated = true;
+        else contents.trigger = property;
+        break;
+      case "scope":
+        if (contents.scope) repeated = true;
+        else contents.scope = property;
+        break;
     }
+    if (repeated) problems?.push({ kind: "repeated", property });
   }
   return contents;
 }

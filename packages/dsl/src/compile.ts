@@ -6,6 +6,11 @@
  * Fields are written in one canonical order per object (the typed fields of the statement,
  * then its `with` fields in the order written), so compiling is deterministic; JSON object
  * key order carries no meaning and is not preserved from a decompiled document.
+ *
+ * Compiling is meant to cost a small fraction of JSON.parse of the same definition: it
+ * allocates little beyond the output (faults, pointers and the source map's tables are made
+ * only when a fault needs them, or stored as flat arrays), and a `CompileCache` lets the
+ * language server recompile only the statements an edit touched.
  */
 import { joinPointer } from "@wfkit/core";
 import type {
@@ -29,14 +34,14 @@ import type {
   WorkflowStatement,
 } from "./ast.js";
 import { isNodeDeclaration } from "./ast.js";
-import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockProblem } from "./block-properties.js";
+import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
 import { DSL_CODES, sourceFault, type SourceFault, type SourceRelated } from "./diagnostics.js";
 import { literalValue, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
 import { parse } from "./parser.js";
 import type { BlockKind } from "./parser.js";
 import { LineIndex, type Span } from "./positions.js";
-import { WfSourceMap, type EdgeOrigin, type WfOrigins } from "./wf-source-map.js";
+import { WfSourceMap, type WfOrigins } from "./wf-source-map.js";
 
 export interface CompileResult {
   /** The Definition, version-save body, or (for `document`) any JSON value the file stands for. */
@@ -65,43 +70,219 @@ export interface CompiledAst {
   workflowName: string | undefined;
 }
 
+export interface CompileOptions {
+  /**
+   * What earlier compiles of the same document left to reuse (see `CompileCache`). The result
+   * is the same with or without it.
+   */
+  cache?: CompileCache;
+  /** The line index of `text`, when the caller keeps one (it places faults). */
+  lines?: LineIndex;
+}
+
 /** Compiles a parsed tree. `text` is the source it was parsed from (for positions). */
-export function compileAst(ast: WfFile, text: string): CompiledAst {
-  return new Compiler(ast, text).run();
+export function compileAst(ast: WfFile, text: string, options: CompileOptions = {}): CompiledAst {
+  const lines = options.lines?.text === text ? options.lines : new LineIndex(text);
+  const cache = options.cache;
+  try {
+    return new Compiler(ast, text, lines, cache).run();
+  } catch (error) {
+    // A cache left half-updated would make the next compile wrong: start it afresh.
+    cache?.clear();
+    throw error;
+  }
 }
 
 /**
- * A JSON Pointer built only if a fault needs it: a large file has millions of fields and
- * almost never a fault, and escaping every pointer eagerly cost more than compiling.
+ * What compiling one document's versions can reuse, for an editor that recompiles on every
+ * keystroke: the statements of the last compile and what each one compiled to, by position,
+ * and the node names they declare.
+ *
+ * An incremental parser hands back the very same tree objects for the statements an edit did
+ * not touch, so the statements of two versions are the same objects but for a stretch in the
+ * middle. What a statement compiles to depends only on its own tree (a part's `subjects
+ * [...]` also on the subjects it names, looked up again when a subject changed), so only that
+ * stretch is compiled; the nodes and edges of the others are taken as they are. A statement
+ * that reported a fault is compiled every time, because its faults carry positions and
+ * pointers that depend on the rest of the file, and names are counted incrementally, so
+ * faults that depend on other statements (undeclared or repeated names) cost nothing while
+ * there are none. The result is always exactly what compiling without a cache gives.
+ *
+ * The outputs of compiles that share a cache share node and edge objects: they must not be
+ * mutated.
  */
-type LazyPointer = () => string;
+export class CompileCache {
+  /** @internal The statements of the last compile. */
+  statements: readonly Statement[] = [];
+  /** @internal What each of them compiled to, by position (undefined: not a node or edge statement). */
+  pieces: (Piece | undefined)[] = [];
+  /** @internal The node names the statements of the last compile declare. */
+  declarations = new Set<string>();
+  /** @internal How many statements declare each name declared more than once (the only ones that can be `duplicate-name`). */
+  repeated = new Map<string, number>();
+  /** @internal The values of subjects that compiled without a fault; each reference gets a copy. */
+  readonly subjects = new WeakMap<SubjectStatement, unknown>();
+  /**
+   * @internal The last compile did not compile the graph (a `document` file), so the pieces
+   * were not checked against its names and subjects: the next compile checks them all.
+   */
+  stale = false;
 
-function pointerTo(parent: LazyPointer | string, ...tokens: (string | number)[]): LazyPointer {
-  return () => joinPointer(typeof parent === "string" ? parent : parent(), ...tokens);
+  /** @internal Forgets every compile. */
+  clear(): void {
+    this.statements = [];
+    this.pieces = [];
+    this.declarations = new Set();
+    this.repeated = new Map();
+    this.stale = false;
+  }
 }
 
-interface Declared {
-  name: NameSyntax;
-  /** Index of the node in `nodes`. */
-  index: number;
-  /** Declared by a typed statement (as opposed to the id of a raw `node {...}`). */
-  typed: boolean;
+/** @internal What one statement compiled to. */
+export class Piece {
+  constructor(
+    /** A node declaration's node, a chain's edges (in order), or a raw edge's edge. */
+    public value: unknown,
+    /** It reported a fault (so it is compiled again every time). */
+    public faulty: boolean,
+    /** For a part that copies subjects: the names it looked up and the declarations found, in order. */
+    public subjectNames: string[] | undefined,
+    public subjectStatements: SubjectStatement[] | undefined,
+    /** For a chain: it named an undeclared node when last checked. */
+    public undeclared: boolean,
+  ) {}
+}
+
+const NO_NAMES: readonly NameSyntax[] = [];
+
+/** A declared subject and, once referenced in a compile, its value. */
+interface SubjectValue {
+  statement: SubjectStatement;
+  compiled: boolean;
+  value: unknown;
+  /** Compiling the value reported a fault. */
+  faulty: boolean;
 }
 
 class Compiler {
-  private readonly lines: LineIndex;
   private readonly diagnostics: SourceFault[] = [];
-  private readonly subjects = new Map<string, { statement: SubjectStatement; name: NameSyntax }>();
-  private readonly nodeNames = new Map<string, Declared>();
+  /** Declared subjects by name (the first declaration of a name counts). */
+  private readonly subjects = new Map<string, SubjectStatement>();
+  /** The declared node names, and how many statements declare each one declared more than once. */
+  private readonly declarations: Set<string>;
+  private readonly repeated: Map<string, number>;
+  /**
+   * For names declared more than once: the first declaration met so far in this compile, as
+   * its index in `nodes` times two, plus one when a typed statement declared it (as opposed
+   * to the id of a raw `node {...}`).
+   */
+  private readonly firstDeclarations = new Map<string, number>();
   private readonly origins: WfOrigins;
   private graphPointer = "";
+
+  /**
+   * With a cache: each statement's piece from the last compile, by position in this compile's
+   * statements (undefined for the statements that are not the last compile's), filled in as
+   * statements are compiled.
+   */
+  private readonly pieces: (Piece | undefined)[] | undefined;
+  /** Whether the set of declared node names, or the subjects, differ from the last compile's. */
+  private namesChanged = true;
+  private subjectsChanged = true;
+
+  /**
+   * The pointer of the object being compiled, as a base and the tokens below it, pushed and
+   * popped on the way down and joined only when a fault needs it: escaping a pointer for
+   * every field of a large file cost more than compiling it.
+   */
+  private base = "";
+  private readonly path: (string | number)[] = [];
+  /** How many tokens of `path` are in use (the array is reused, never shrunk). */
+  private depth = 0;
+
+  /** Scratch lists, reused by every block and literal. */
+  private readonly problems: BlockProblem[] = [];
+  private readonly issues: LiteralIssue[] = [];
+
+  /**
+   * Each declared subject's value, compiled at its first reference (copied for each one), and
+   * whether compiling it reported a fault (what copies it then cannot be cached).
+   */
+  private readonly subjectValues = new Map<string, SubjectValue>();
+
+  /** While a statement is compiled for the cache: the subjects it copied, and whether one was faulty. */
+  private subjectNames: string[] | undefined;
+  private subjectStatements: SubjectStatement[] | undefined;
+  private usedFaultySubject = false;
 
   constructor(
     private readonly ast: WfFile,
     private readonly text: string,
+    private readonly lines: LineIndex,
+    private readonly cache: CompileCache | undefined,
   ) {
-    this.lines = new LineIndex(text);
-    this.origins = { mode: "graph", rootSpan: { start: 0, end: 0 }, nodes: [], edges: [], subjects: new Map() };
+    this.origins = { mode: "graph", rootSpan: { start: 0, end: 0 }, nodes: [], edgeStatements: [], edgeStarts: [], edgeCount: 0, subjects: this.subjects };
+    const statements = ast.statements;
+    if (!cache) {
+      this.declarations = new Set();
+      this.repeated = new Map();
+      this.countDeclarations(statements, 0, statements.length, 1);
+      this.pieces = undefined;
+      return;
+    }
+    // The statements both compiles share: a run at the start and a run at the end.
+    const old = cache.statements;
+    const shortest = Math.min(old.length, statements.length);
+    let prefix = 0;
+    while (prefix < shortest && old[prefix] === statements[prefix]) prefix++;
+    let suffix = 0;
+    while (suffix < shortest - prefix && old[old.length - 1 - suffix] === statements[statements.length - 1 - suffix]) suffix++;
+    const changedTo = statements.length - suffix;
+    const oldChangedTo = old.length - suffix;
+    this.declarations = cache.declarations;
+    this.repeated = cache.repeated;
+    this.namesChanged = cache.stale;
+    this.subjectsChanged = cache.stale;
+    cache.stale = false;
+    // Count the new declarations before dropping the old ones: a statement edited without
+    // touching its name leaves the set of declared names as it was.
+    this.countDeclarations(statements, prefix, changedTo, 1);
+    this.countDeclarations(old, prefix, oldChangedTo, -1);
+    const changed: undefined[] = [];
+    for (let i = prefix; i < changedTo; i++) changed.push(undefined);
+    const previous = cache.pieces;
+    this.pieces = previous.slice(0, prefix).concat(changed, previous.slice(oldChangedTo));
+    cache.statements = statements;
+    cache.pieces = this.pieces;
+  }
+
+  /** Adds (`by` 1) or removes (-1) the names that statements `from`..`to` declare. */
+  private countDeclarations(statements: readonly Statement[], from: number, to: number, by: 1 | -1): void {
+    const declarations = this.declarations;
+    for (let i = from; i < to; i++) {
+      const statement = statements[i]!;
+      if (statement.type === "subject") {
+        this.subjectsChanged = true;
+        continue;
+      }
+      if (!isNodeDeclaration(statement) || !willEmitNode(statement)) continue;
+      const name = statement.type === "node" ? rawNodeIdText(statement.value) : statement.name!.text;
+      if (name === undefined) continue;
+      // A name is counted only once it repeats: one set operation per name in the common case.
+      if (by === 1) {
+        const size = declarations.size;
+        declarations.add(name);
+        if (declarations.size > size) this.namesChanged = true;
+        else this.repeated.set(name, (this.repeated.get(name) ?? 1) + 1);
+      } else {
+        const count = this.repeated.get(name);
+        if (count === undefined) {
+          declarations.delete(name);
+          this.namesChanged = true;
+        } else if (count === 2) this.repeated.delete(name);
+        else this.repeated.set(name, count - 1);
+      }
+    }
   }
 
   run(): CompiledAst {
@@ -109,14 +290,16 @@ class Compiler {
     this.origins.workflow = workflow;
     this.origins.version = version;
     this.origins.rootSpan = this.rootSpan(workflow);
-    this.origins.subjects = new Map([...this.subjects].map(([name, entry]) => [name, entry.statement]));
     const workflowName = workflow?.name?.text;
 
     if (document) {
       this.origins.mode = "document";
       this.origins.document = document;
+      // Nothing of the file but the document is compiled, so no node stands for a statement.
+      this.origins.nodes = [];
+      if (this.cache) this.cache.stale = true;
       const definition = document.value ? this.valueOf(document.value) : null;
-      return { definition, sourceMap: new WfSourceMap(this.text, this.origins), diagnostics: this.diagnostics, workflowName };
+      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.diagnostics, workflowName };
     }
 
     if (version) {
@@ -125,51 +308,56 @@ class Compiler {
     }
     const graph = this.compileGraph(workflow);
     const definition = version ? this.compileVersion(version, graph) : graph;
-    return { definition, sourceMap: new WfSourceMap(this.text, this.origins), diagnostics: this.diagnostics, workflowName };
+    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.diagnostics, workflowName };
   }
 
   // ---------------------------------------------------------------- declarations
 
-  /** Finds the one-per-file statements and every declared name, reporting repeats. */
+  /**
+   * Finds the one-per-file statements and every declared name, reporting repeats, and lists
+   * the statement of each node (its index in `nodes` is its place in that list).
+   */
   private readTopLevel(): { workflow?: WorkflowStatement; version?: VersionStatement; document?: DocumentStatement } {
     let workflow: WorkflowStatement | undefined;
     let version: VersionStatement | undefined;
     let document: DocumentStatement | undefined;
-    const others: Statement[] = [];
-    const once = <T extends WorkflowStatement | VersionStatement | DocumentStatement>(current: T | undefined, statement: T, word: string): T => {
-      if (!current) return statement;
-      this.report(DSL_CODES.duplicateStatement, "error", `\`${word}\` may appear once in a file; this repeats the one above`, statement.keyword, {
-        related: [this.related(current.keyword, `the first \`${word}\``)],
-      });
-      return current;
-    };
-    let nodeIndex = 0;
+    let others = false;
+    const nodes = this.origins.nodes;
+    // Only a name declared more than once can be declared twice.
+    const repeats = this.repeated.size > 0;
     for (const statement of this.ast.statements) {
       switch (statement.type) {
         case "workflow":
-          workflow = once(workflow, statement, "workflow");
+          workflow = this.once(workflow, statement, "workflow");
           break;
         case "version":
-          version = once(version, statement, "version");
+          version = this.once(version, statement, "version");
           break;
         case "document":
-          document = once(document, statement, "document");
+          document = this.once(document, statement, "document");
           break;
         case "subject":
-          others.push(statement);
+          others = true;
           if (statement.name) this.declareSubject(statement, statement.name);
           break;
         case "invalid":
           break;
-        default:
-          others.push(statement);
-          if (isNodeDeclaration(statement) && this.willEmitNode(statement)) {
-            this.declareNode(statement, nodeIndex);
-            nodeIndex++;
+        case "trigger":
+        case "part":
+        case "gate":
+        case "destination":
+        case "node":
+          others = true;
+          if (willEmitNode(statement)) {
+            if (repeats) this.declareNode(statement, nodes.length);
+            nodes.push(statement);
           }
+          break;
+        default:
+          others = true;
       }
     }
-    if (document && (others.length > 0 || workflow || version)) {
+    if (document && (others || workflow || version)) {
       this.report(
         DSL_CODES.mixedDocument,
         "error",
@@ -180,15 +368,25 @@ class Compiler {
     return { workflow, version, document };
   }
 
+  /** The first of a once-per-file statement; a repeat is reported and ignored. */
+  private once<T extends WorkflowStatement | VersionStatement | DocumentStatement>(current: T | undefined, statement: T, word: string): T {
+    if (!current) return statement;
+    this.report(DSL_CODES.duplicateStatement, "error", `\`${word}\` may appear once in a file; this repeats the one above`, statement.keyword, {
+      related: [this.related(current.keyword, `the first \`${word}\``)],
+    });
+    return current;
+  }
+
   private declareSubject(statement: SubjectStatement, name: NameSyntax): void {
     const first = this.subjects.get(name.text);
     if (first) {
       this.report(DSL_CODES.duplicateName, "error", `subject \`${name.text}\` is already declared; give this one another name`, name.span, {
-        related: [this.related(first.name.span, `\`${name.text}\` is first declared here`)],
+        related: [this.related(first.name!.span, `\`${name.text}\` is first declared here`)],
       });
       return;
     }
-    this.subjects.set(name.text, { statement, name });
+    this.subjects.set(name.text, statement);
+    this.subjectValues.set(name.text, { statement, compiled: false, value: undefined, faulty: false });
   }
 
   /**
@@ -197,29 +395,35 @@ class Compiler {
    * (core reports duplicate ids on the JSON), so decompiled files never fault.
    */
   private declareNode(statement: NodeDeclaration, index: number): void {
-    if (statement.type === "node") {
-      const id = rawNodeId(statement.value);
-      if (id && !this.nodeNames.has(id.text)) this.nodeNames.set(id.text, { name: id, index, typed: false });
+    const name = statement.type === "node" ? rawNodeIdText(statement.value) : statement.name!.text;
+    if (name === undefined || !this.repeated.has(name)) return;
+    const first = this.firstDeclarations.get(name);
+    if (first === undefined) {
+      this.firstDeclarations.set(name, index * 2 + (statement.type === "node" ? 0 : 1));
       return;
     }
-    const name = statement.name!;
-    const first = this.nodeNames.get(name.text);
-    if (!first) {
-      this.nodeNames.set(name.text, { name, index, typed: true });
-      return;
-    }
-    if (first.typed) {
-      this.report(DSL_CODES.duplicateName, "error", `a node named \`${name.text}\` is already declared; node ids must be unique`, name.span, {
-        nodeId: name.text,
-        pointer: joinPointer(this.graphPointer, "nodes", index, "id"),
-        related: [this.related(first.name.span, `\`${name.text}\` is first declared here`, joinPointer(this.graphPointer, "nodes", first.index, "id"))],
-      });
-    }
+    if (statement.type === "node" || first % 2 === 0) return;
+    const firstIndex = (first - 1) / 2;
+    const firstName = (this.origins.nodes[firstIndex] as Exclude<NodeDeclaration, { type: "node" }>).name!;
+    this.report(DSL_CODES.duplicateName, "error", `a node named \`${name}\` is already declared; node ids must be unique`, statement.name!.span, {
+      nodeId: name,
+      pointer: joinPointer(this.graphPointer, "nodes", index, "id"),
+      related: [this.related(firstName.span, `\`${name}\` is first declared here`, joinPointer(this.graphPointer, "nodes", firstIndex, "id"))],
+    });
   }
 
-  /** Only declarations whose name (or JSON) could be read become nodes. */
-  private willEmitNode(statement: NodeDeclaration): boolean {
-    return statement.type === "node" ? statement.value !== undefined : statement.name !== undefined;
+  /** Every declared node name, in the order the file first declares them (for suggestions). */
+  private declaredNames: string[] | undefined;
+
+  private namesInOrder(): string[] {
+    if (this.declaredNames) return this.declaredNames;
+    const seen = new Set<string>();
+    for (const statement of this.origins.nodes) {
+      const name = statement.type === "node" ? rawNodeIdText(statement.value) : statement.name!.text;
+      if (name !== undefined) seen.add(name);
+    }
+    this.declaredNames = [...seen];
+    return this.declaredNames;
   }
 
   private rootSpan(workflow: WorkflowStatement | undefined): Span {
@@ -236,102 +440,186 @@ class Compiler {
     const nodes: unknown[] = [];
     const edges: unknown[] = [];
     const graph: Record<string, unknown> = { schemaVersion: 1, nodes, edges };
-    this.mergeWith(graph, workflow?.with, this.graphPointer);
-    for (const statement of this.ast.statements) {
-      if (isNodeDeclaration(statement)) {
-        const node = this.compileNode(statement, pointerTo(this.graphPointer, "nodes", nodes.length));
-        if (node === undefined) continue;
-        nodes.push(node);
-        this.origins.nodes.push(statement);
-      } else if (statement.type === "chain") {
-        this.compileChain(statement, edges);
-      } else if (statement.type === "edge") {
-        this.compileRawEdge(statement, edges);
+    this.at(this.graphPointer);
+    this.mergeWith(graph, workflow?.with);
+    const { edgeStatements, edgeStarts } = this.origins;
+    const statements = this.ast.statements;
+    for (let i = 0; i < statements.length; i++) {
+      const statement = statements[i]!;
+      switch (statement.type) {
+        case "trigger":
+        case "part":
+        case "gate":
+        case "destination":
+        case "node": {
+          const node = this.nodeOf(statement, i, nodes.length);
+          if (node !== undefined) nodes.push(node);
+          break;
+        }
+        case "chain": {
+          const first = edges.length;
+          this.compileChain(statement, i, edges);
+          if (edges.length > first) {
+            edgeStatements.push(statement);
+            edgeStarts.push(first);
+          }
+          break;
+        }
+        case "edge":
+          if (statement.value) {
+            edgeStatements.push(statement);
+            edgeStarts.push(edges.length);
+            edges.push(this.rawEdgeOf(statement, i));
+          }
+          break;
       }
     }
+    this.origins.edgeCount = edges.length;
     return graph;
   }
 
-  private compileNode(statement: NodeDeclaration, pointer: LazyPointer): unknown {
+  /** The piece the last compile left for statement `position`, if it may be reused as it is. */
+  private reusable(position: number): Piece | undefined {
+    const piece = this.pieces?.[position];
+    return piece === undefined || piece.faulty ? undefined : piece;
+  }
+
+  /** The node a declaration stands for (undefined when it has none): reused when it can be. */
+  private nodeOf(statement: NodeDeclaration, position: number, index: number): unknown {
+    const piece = this.reusable(position);
+    if (piece !== undefined && (!this.subjectsChanged || this.subjectsStillResolve(piece))) return piece.value;
+    this.subjectNames = undefined;
+    this.subjectStatements = undefined;
+    this.usedFaultySubject = false;
+    const faults = this.diagnostics.length;
+    this.at(this.graphPointer);
+    this.push("nodes");
+    this.push(index);
+    const node = this.compileNode(statement);
+    if (this.pieces) this.pieces[position] = new Piece(node, this.diagnostics.length > faults || this.usedFaultySubject, this.subjectNames, this.subjectStatements, false);
+    return node;
+  }
+
+  /** A reused part copied subjects: it still stands only if each name finds the same declaration. */
+  private subjectsStillResolve(piece: Piece): boolean {
+    const names = piece.subjectNames;
+    if (names === undefined) return true;
+    const statements = piece.subjectStatements!;
+    for (let i = 0; i < names.length; i++) if (this.subjects.get(names[i]!) !== statements[i]) return false;
+    return true;
+  }
+
+  private compileNode(statement: NodeDeclaration): unknown {
     switch (statement.type) {
       case "trigger":
-        return this.compileTrigger(statement, pointer);
+        return this.compileTrigger(statement);
       case "part":
-        return this.compilePart(statement, pointer);
+        return this.compilePart(statement);
       case "gate":
-        return this.compileGate(statement, pointer);
+        return this.compileGate(statement);
       case "destination":
-        return this.compileDestination(statement, pointer);
+        return this.compileDestination(statement);
       case "node":
         return statement.value ? this.valueOf(statement.value) : undefined;
     }
   }
 
-  private compileTrigger(statement: TriggerStatement, pointer: LazyPointer): unknown {
+  private compileTrigger(statement: TriggerStatement): unknown {
     if (!statement.name) return undefined;
-    const node: Record<string, unknown> = { id: statement.name.text, kind: "trigger" };
-    if (statement.spec) node["trigger"] = this.compileKindSpec(statement.spec, "trigger", pointerTo(pointer, "trigger"));
-    this.mergeWith(node, statement.with, pointer);
+    const node: Record<string, unknown> = {};
+    node["id"] = statement.name.text;
+    node["kind"] = "trigger";
+    if (statement.spec) {
+      this.push("trigger");
+      node["trigger"] = this.compileKindSpec(statement.spec, "trigger");
+      this.depth--;
+    }
+    this.mergeWith(node, statement.with);
     return node;
   }
 
-  private compileDestination(statement: DestinationStatement, pointer: LazyPointer): unknown {
+  private compileDestination(statement: DestinationStatement): unknown {
     if (!statement.name) return undefined;
-    const node: Record<string, unknown> = { id: statement.name.text, kind: "destination" };
-    if (statement.spec) node["destination"] = this.compileKindSpec(statement.spec, "destination", pointerTo(pointer, "destination"));
-    this.mergeWith(node, statement.with, pointer);
+    const node: Record<string, unknown> = {};
+    node["id"] = statement.name.text;
+    node["kind"] = "destination";
+    if (statement.spec) {
+      this.push("destination");
+      node["destination"] = this.compileKindSpec(statement.spec, "destination");
+      this.depth--;
+    }
+    this.mergeWith(node, statement.with);
     return node;
   }
 
   /** A trigger or destination object: `{kind, schedule?, timezone?, ...with}`. */
-  private compileKindSpec(spec: KindSpec, kind: "trigger" | "destination", pointer: LazyPointer): Record<string, unknown> {
-    const object: Record<string, unknown> = { kind: spec.kind.text };
+  private compileKindSpec(spec: KindSpec, kind: "trigger" | "destination"): Record<string, unknown> {
+    const object: Record<string, unknown> = {};
+    object["kind"] = spec.kind.text;
+    if (!spec.block) return object;
     const contents = this.readBlock(spec.block, kind);
     if (contents.schedule?.value) object["schedule"] = contents.schedule.value.text;
     if (contents.timezone?.value) object["timezone"] = contents.timezone.value.text;
-    this.mergeWith(object, contents.with, pointer);
+    this.mergeWith(object, contents.with);
     return object;
   }
 
-  private compileGate(statement: GateStatement, pointer: LazyPointer): unknown {
+  private compileGate(statement: GateStatement): unknown {
     if (!statement.name) return undefined;
-    const node: Record<string, unknown> = { id: statement.name.text, kind: "gate" };
+    const node: Record<string, unknown> = {};
+    node["id"] = statement.name.text;
+    node["kind"] = "gate";
     if (statement.belowFloor) node["belowFloor"] = statement.belowFloor.text;
-    this.mergeWith(node, statement.with, pointer);
+    this.mergeWith(node, statement.with);
     return node;
   }
 
-  private compilePart(statement: PartStatement, pointer: LazyPointer): unknown {
+  private compilePart(statement: PartStatement): unknown {
     if (!statement.name) return undefined;
-    const node: Record<string, unknown> = { id: statement.name.text };
+    // An empty literal has room for four fields in the object itself; a literal with fields
+    // has room for those alone, and each field added later costs an allocation.
+    const node: Record<string, unknown> = {};
+    node["id"] = statement.name.text;
     if (statement.partId) node["partId"] = statement.partId.text;
     if (statement.version) node["partVersion"] = statement.version.text;
-    if (statement.block) node["terminal"] = this.compileTerminal(statement.block, pointerTo(pointer, "terminal"));
-    this.mergeWith(node, statement.with, pointer);
+    if (statement.block) {
+      this.push("terminal");
+      node["terminal"] = this.compileTerminal(statement.block);
+      this.depth--;
+    }
+    this.mergeWith(node, statement.with);
     return node;
   }
 
   /** A part's block is its `terminal` object: `{job?, subjectRefs?, ...with}`. */
-  private compileTerminal(block: Block, pointer: LazyPointer): Record<string, unknown> {
+  private compileTerminal(block: Block): Record<string, unknown> {
     const terminal: Record<string, unknown> = {};
     const contents = this.readBlock(block, "part");
-    if (contents.job) {
+    const jobProperty = contents.job;
+    if (jobProperty) {
       const job: Record<string, unknown> = {};
-      if (contents.job.id) job["id"] = contents.job.id.text;
-      if (contents.job.version) job["version"] = contents.job.version.text;
-      this.mergeWith(job, contents.job.with, pointerTo(pointer, "job"));
+      if (jobProperty.id) job["id"] = jobProperty.id.text;
+      if (jobProperty.version) job["version"] = jobProperty.version.text;
+      if (jobProperty.with) {
+        this.push("job");
+        this.mergeWith(job, jobProperty.with);
+        this.depth--;
+      }
       terminal["job"] = job;
     }
     if (contents.subjects) {
-      terminal["subjectRefs"] = contents.subjects.items.map((item, index) => this.subjectRef(item, pointerTo(pointer, "subjectRefs", index)));
+      const items = contents.subjects.items;
+      const refs: unknown[] = [];
+      for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
+      terminal["subjectRefs"] = refs;
     }
-    this.mergeWith(terminal, contents.with, pointer);
+    this.mergeWith(terminal, contents.with);
     return terminal;
   }
 
   /** The subject a name refers to, copied in full (the JSON has no references). */
-  private subjectRef(name: NameSyntax, pointer: LazyPointer): unknown {
-    const declared = this.subjects.get(name.text);
+  private subjectRef(name: NameSyntax, index: number): unknown {
+    const declared = this.subjectValues.get(name.text);
     if (!declared) {
       const known = [...this.subjects.keys()];
       this.report(
@@ -339,61 +627,105 @@ class Compiler {
         "error",
         `no subject named \`${name.text}\` is declared; declare it with \`subject ${printableName(name.text)} = company "<canonical id>" "<label>"\`${known.length ? ` (declared: ${known.slice(0, 5).map((k) => `\`${k}\``).join(", ")})` : ""}`,
         name.span,
-        { pointer: pointer() },
+        { pointer: this.pointer("subjectRefs", index) },
       );
       // The name stands in for the subject, so the JSON still shows what was written.
       return name.text;
     }
-    return this.compileSubject(declared.statement, this.reported.has(declared.statement));
+    if (this.pieces) {
+      (this.subjectNames ??= []).push(name.text);
+      (this.subjectStatements ??= []).push(declared.statement);
+    }
+    if (!declared.compiled) this.compileSubjectValue(declared);
+    if (declared.faulty) this.usedFaultySubject = true;
+    return cloneJson(declared.value);
   }
 
-  /** Subjects referenced several times have their literals reported once. */
-  private readonly reported = new WeakSet<SubjectStatement>();
+  /**
+   * A subject's value, compiled at its first reference in this compile (which reports the
+   * faults of its literals, once) or taken from the cache when it compiled without any.
+   */
+  private compileSubjectValue(entry: SubjectValue): void {
+    entry.compiled = true;
+    const cache = this.cache;
+    if (cache?.subjects.has(entry.statement)) {
+      entry.value = cache.subjects.get(entry.statement);
+      return;
+    }
+    const faults = this.diagnostics.length;
+    // A subject's own fields are reported at pointers below the document root, as written.
+    const base = this.base;
+    const depth = this.depth;
+    const path = this.path.slice(0, depth);
+    this.at("");
+    entry.value = this.compileSubject(entry.statement);
+    this.at(base);
+    for (const token of path) this.push(token);
+    if (this.diagnostics.length === faults) cache?.subjects.set(entry.statement, entry.value);
+    else entry.faulty = true;
+  }
 
-  private compileSubject(statement: SubjectStatement, quiet: boolean): unknown {
-    this.reported.add(statement);
+  private compileSubject(statement: SubjectStatement): unknown {
     const body = statement.body;
     if (!body) return {};
-    if (body.type === "raw") return this.valueOf(body.value, quiet);
+    if (body.type === "raw") return this.valueOf(body.value);
     const subject: Record<string, unknown> = {};
     if (body.canonicalId) subject["canonicalId"] = body.canonicalId.text;
     subject["kind"] = body.kind.text;
     if (body.label) subject["label"] = body.label.text;
-    if (body.identifiers?.value) subject["identifiers"] = this.valueOf(body.identifiers.value, quiet);
-    this.mergeWith(subject, body.with, "", quiet);
+    if (body.identifiers?.value) subject["identifiers"] = this.valueOf(body.identifiers.value);
+    this.mergeWith(subject, body.with);
     return subject;
   }
 
   // ---------------------------------------------------------------- edges
 
-  private compileChain(statement: ChainStatement, edges: unknown[]): void {
+  /** The edges of a chain (reused when they can be), then its undeclared names. */
+  private compileChain(statement: ChainStatement, position: number, edges: unknown[]): void {
     const firstEdge = edges.length;
-    statement.arrows.forEach((arrow, link) => {
-      const sources = statement.groups[link] ?? [];
-      const targets = statement.groups[link + 1] ?? [];
+    const piece = this.reusable(position);
+    if (piece !== undefined) {
+      for (const edge of piece.value as unknown[]) edges.push(edge);
+      // Its names were all declared, and the declared names are the same: nothing to report.
+      if (!piece.undeclared && !this.namesChanged) return;
+      piece.undeclared = this.checkChainNames(statement, firstEdge);
+      return;
+    }
+    const faults = this.diagnostics.length;
+    const { arrows, groups } = statement;
+    const clause = statement.with;
+    for (let link = 0; link < arrows.length; link++) {
+      const sources = groups[link] ?? NO_NAMES;
+      const targets = groups[link + 1] ?? NO_NAMES;
       for (const from of sources) {
         for (const to of targets) {
           const edge: Record<string, unknown> = { from: from.text, to: to.text };
-          this.mergeWith(edge, statement.with, pointerTo(this.graphPointer, "edges", edges.length), edges.length > firstEdge);
-          const origin: EdgeOrigin = { type: "chain", statement, from, to, arrow };
-          this.origins.edges.push(origin);
+          if (clause) {
+            this.at(this.graphPointer);
+            this.push("edges");
+            this.push(edges.length);
+            // One `with` gives every edge of the chain its fields: its faults are reported once.
+            this.mergeWith(edge, clause, edges.length > firstEdge);
+          }
           edges.push(edge);
         }
       }
-    });
-    this.checkChainNames(statement, firstEdge);
+    }
+    const faulty = this.diagnostics.length > faults;
+    const undeclared = this.checkChainNames(statement, firstEdge);
+    if (this.pieces) this.pieces[position] = new Piece(edges.slice(firstEdge), faulty, undefined, undefined, undeclared);
   }
 
-  /** Reports each undeclared name of a chain once, at the name. */
-  private checkChainNames(statement: ChainStatement, firstEdge: number): void {
+  /** Reports each undeclared name of a chain once, at the name; true when there was one. */
+  private checkChainNames(statement: ChainStatement, firstEdge: number): boolean {
     let uses: Map<NameSyntax, { index: number; field: "from" | "to" }> | undefined;
     for (const group of statement.groups) {
       for (const name of group) {
-        if (this.nodeNames.has(name.text)) continue;
-        uses ??= this.firstUses(statement, firstEdge);
+        if (this.declarations.has(name.text)) continue;
+        uses ??= firstUses(statement, firstEdge);
         const use = uses.get(name);
         const pointer = use ? joinPointer(this.graphPointer, "edges", use.index, use.field) : this.graphPointer;
-        const suggestion = closestName(name.text, [...this.nodeNames.keys()]);
+        const suggestion = closestName(name.text, this.namesInOrder());
         this.report(
           DSL_CODES.undeclaredNode,
           "error",
@@ -403,24 +735,16 @@ class Compiler {
         );
       }
     }
+    return uses !== undefined;
   }
 
-  /** For each name of a chain, the first edge it produced and which end of it the name is. */
-  private firstUses(statement: ChainStatement, firstEdge: number): Map<NameSyntax, { index: number; field: "from" | "to" }> {
-    const uses = new Map<NameSyntax, { index: number; field: "from" | "to" }>();
-    for (let i = firstEdge; i < this.origins.edges.length; i++) {
-      const origin = this.origins.edges[i]!;
-      if (origin.type !== "chain" || origin.statement !== statement) break;
-      if (!uses.has(origin.from)) uses.set(origin.from, { index: i, field: "from" });
-      if (!uses.has(origin.to)) uses.set(origin.to, { index: i, field: "to" });
-    }
-    return uses;
-  }
-
-  private compileRawEdge(statement: EdgeStatement, edges: unknown[]): void {
-    if (!statement.value) return;
-    this.origins.edges.push({ type: "raw", statement });
-    edges.push(this.valueOf(statement.value));
+  private rawEdgeOf(statement: EdgeStatement, position: number): unknown {
+    const piece = this.reusable(position);
+    if (piece !== undefined) return piece.value;
+    const faults = this.diagnostics.length;
+    const edge = this.valueOf(statement.value!);
+    if (this.pieces) this.pieces[position] = new Piece(edge, this.diagnostics.length > faults, undefined, undefined, false);
+    return edge;
   }
 
   // ---------------------------------------------------------------- the version-save body
@@ -428,24 +752,49 @@ class Compiler {
   private compileVersion(version: VersionStatement, graph: Record<string, unknown>): Record<string, unknown> {
     const contents = this.readBlock(version.block, "version");
     const scope: Record<string, unknown> = { graph };
-    this.mergeWith(scope, contents.scope?.with, "/scope");
+    this.at("/scope");
+    this.mergeWith(scope, contents.scope?.with);
     const body: Record<string, unknown> = { scope };
-    if (contents.trigger?.spec) body["trigger"] = this.compileKindSpec(contents.trigger.spec, "trigger", () => "/trigger");
-    if (contents.destinations.length) {
-      body["destinations"] = contents.destinations.map((property, index) =>
-        property.spec ? this.compileKindSpec(property.spec, "destination", pointerTo("/destinations", index)) : {},
-      );
+    if (contents.trigger?.spec) {
+      this.at("/trigger");
+      body["trigger"] = this.compileKindSpec(contents.trigger.spec, "trigger");
     }
-    this.mergeWith(body, contents.with, "");
+    if (contents.destinations.length) {
+      body["destinations"] = contents.destinations.map((property, index) => {
+        if (!property.spec) return {};
+        this.at("/destinations");
+        this.push(index);
+        return this.compileKindSpec(property.spec, "destination");
+      });
+    }
+    this.at("");
+    this.mergeWith(body, contents.with);
     return body;
   }
 
   // ---------------------------------------------------------------- shared
 
-  private readBlock(block: Block | undefined, kind: BlockKind) {
-    const problems: BlockProblem[] = [];
+  /** Sets the pointer of the object being compiled: `base`, no tokens yet. */
+  private at(base: string): void {
+    this.base = base;
+    this.depth = 0;
+  }
+
+  private push(token: string | number): void {
+    this.path[this.depth++] = token;
+  }
+
+  /** The pointer of the object being compiled, or of a field below it. */
+  private pointer(...tokens: (string | number)[]): string {
+    return joinPointer(this.base, ...this.path.slice(0, this.depth), ...tokens);
+  }
+
+  private readBlock(block: Block | undefined, kind: BlockKind): BlockContents {
+    const problems = this.problems;
+    if (problems.length) problems.length = 0;
     const contents = readBlock(block, kind, problems);
-    for (const problem of problems) {
+    for (let i = 0; i < problems.length; i++) {
+      const problem = problems[i]!;
       const at = "keyword" in problem.property ? problem.property.keyword : problem.property.clause.keyword;
       const word = problem.property.type;
       if (problem.kind === "misplaced") {
@@ -462,7 +811,7 @@ class Compiler {
    * Adds the fields of a `with` block. A field the statement already writes is reported
    * and the statement's value is kept: `with` adds fields, it does not replace them.
    */
-  private mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, pointer: LazyPointer | string, quiet = false): void {
+  private mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
     if (!clause?.value) return;
     if (clause.value.type !== "object") {
       if (!quiet) this.report(DSL_CODES.syntax, "error", "a `with` block is a JSON object: `with { \"field\": value }`", clause.value.span);
@@ -474,7 +823,7 @@ class Compiler {
         if (!quiet) {
           const member = [...clause.value.members].reverse().find((candidate) => candidate.key.text === key);
           this.report(DSL_CODES.duplicateField, "error", `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, member?.key.span ?? clause.keyword, {
-            pointer: pointerTo(pointer, key)(),
+            pointer: this.pointer(key),
           });
         }
         continue;
@@ -484,10 +833,14 @@ class Compiler {
   }
 
   private valueOf(literal: JsonLiteral, quiet = false): unknown {
-    const issues: LiteralIssue[] = [];
+    // Strings, booleans and null are their own value and never a fault.
+    if (literal.type === "string" || literal.type === "boolean" || literal.type === "null") return literal.value;
+    const issues = this.issues;
+    if (issues.length) issues.length = 0;
     const value = literalValue(literal, issues);
     if (!quiet) {
-      for (const issue of issues) {
+      for (let i = 0; i < issues.length; i++) {
+        const issue = issues[i]!;
         if (issue.kind === "duplicate-key") {
           this.report(DSL_CODES.duplicateField, "error", issue.message, issue.span, issue.first ? { related: [this.related(issue.first, "first written here")] } : {});
         } else {
@@ -512,6 +865,78 @@ class Compiler {
   private related(span: Span, message: string, pointer = ""): SourceRelated {
     return { nodeId: null, pointer, message, span, range: this.lines.rangeOf(span) };
   }
+}
+
+/** Only declarations whose name (or JSON) could be read become nodes. */
+function willEmitNode(statement: NodeDeclaration): boolean {
+  return statement.type === "node" ? statement.value !== undefined : statement.name !== undefined;
+}
+
+/**
+ * For each name of a chain, the first edge it produced and which end of it the name is. The
+ * chain's edges are numbered from `firstEdge` in the order the compiler makes them.
+ */
+function firstUses(statement: ChainStatement, firstEdge: number): Map<NameSyntax, { index: number; field: "from" | "to" }> {
+  const uses = new Map<NameSyntax, { index: number; field: "from" | "to" }>();
+  let index = firstEdge;
+  for (let link = 0; link < statement.arrows.length; link++) {
+    for (const from of statement.groups[link] ?? NO_NAMES) {
+      for (const to of statement.groups[link + 1] ?? NO_NAMES) {
+        if (!uses.has(from)) uses.set(from, { index, field: "from" });
+        if (!uses.has(to)) uses.set(to, { index, field: "to" });
+        index++;
+      }
+    }
+  }
+  return uses;
+}
+
+/**
+ * A copy of a JSON value made by the compiler (plain objects and arrays, own fields only).
+ * Recursive while shallow; a deeply nested value is copied with an explicit stack.
+ */
+function cloneJson(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > 100) return cloneDeepJson(value);
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    for (let i = 0; i < value.length; i++) copy.push(cloneJson(value[i], depth + 1));
+    return copy;
+  }
+  const copy: Record<string, unknown> = {};
+  const record = value as Record<string, unknown>;
+  // for-in walks the object's cached key list (no array per object); the compiler's objects
+  // have Object.prototype or none, which adds no enumerable keys.
+  for (const key in record) setOwnField(copy, key, cloneJson(record[key], depth + 1));
+  return copy;
+}
+
+function cloneDeepJson(value: object): unknown {
+  const root: unknown = Array.isArray(value) ? [] : {};
+  const stack: [object, unknown][] = [[value, root]];
+  while (stack.length) {
+    const [source, target] = stack.pop()!;
+    const copyOf = (child: unknown): unknown => {
+      if (child === null || typeof child !== "object") return child;
+      const copy: unknown = Array.isArray(child) ? [] : {};
+      stack.push([child, copy]);
+      return copy;
+    };
+    if (Array.isArray(source)) for (const element of source) (target as unknown[]).push(copyOf(element));
+    else for (const key of Object.keys(source)) setOwnField(target as Record<string, unknown>, key, copyOf((source as Record<string, unknown>)[key]));
+  }
+  return root;
+}
+
+/** The string id of a raw node literal, if it has one (as `rawNodeId`, without making a name). */
+function rawNodeIdText(value: JsonLiteral | undefined): string | undefined {
+  if (value?.type !== "object") return undefined;
+  for (let i = value.members.length - 1; i >= 0; i--) {
+    const member = value.members[i]!;
+    if (member.key.text !== "id") continue;
+    return member.value?.type === "string" ? (member.value.value as string) : undefined;
+  }
+  return undefined;
 }
 
 /** The string id of a raw node literal, if it has one. */

@@ -5,9 +5,9 @@
  *
  * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
  */
-export { analyzeSource, placeFault, type AnalyzeOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
+export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
 export { parse, type ParseResult, type BlockKind } from "./parser.js";
-export { compile, compileAst, type CompileResult, type CompiledAst } from "./compile.js";
+export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./format.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
 export { collectSymbols, SymbolIndex, type SymbolKind, type SymbolDeclaration, type SymbolReference, type SymbolAt } from "./symbols.js";

@@ -37,12 +37,20 @@ const CARRIAGE_RETURN = 13;
 
 /** Converts between offsets and positions of one text; build once per text and reuse. */
 export class LineIndex {
-  private lineStarts: number[] | undefined;
+  private lineStarts: readonly number[] | undefined;
   /** Length of a leading byte order mark (0 or 1): skipped when counting line 0's characters. */
   private readonly bomLength: number;
 
-  constructor(readonly text: string) {
+  constructor(
+    readonly text: string,
+    /**
+     * The offsets where the text's lines start, when the caller keeps them already (an
+     * editor updates them per edit): 0, then just after each `\n`, `\r\n` and lone `\r`.
+     */
+    lineStarts?: readonly number[],
+  ) {
     this.bomLength = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
+    this.lineStarts = lineStarts;
   }
 
   get lineCount(): number {
@@ -99,7 +107,7 @@ export class LineIndex {
     return end;
   }
 
-  private starts(): number[] {
+  private starts(): readonly number[] {
     if (this.lineStarts) return this.lineStarts;
     const text = this.text;
     const starts = [0];

@@ -23,7 +23,7 @@ import type {
 import { readBlock } from "./block-properties.js";
 import { memberOf } from "./json-convert.js";
 import type { BlockKind } from "./parser.js";
-import type { Span } from "./positions.js";
+import type { LineIndex, Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 
 export type EdgeOrigin =
@@ -39,8 +39,15 @@ export interface WfOrigins {
   document?: DocumentStatement | undefined;
   /** The statement that produced each node, by index. */
   nodes: NodeDeclaration[];
-  /** The statement (and link) that produced each edge, by index. */
-  edges: EdgeOrigin[];
+  /**
+   * The statements that produced edges, in order, and the index of the first edge of each:
+   * one entry per statement rather than a record per edge (a chain `a -> b, c -> d` makes
+   * four edges, and a large file hundreds of thousands). `edgeOrigin` expands them.
+   */
+  edgeStatements: (ChainStatement | EdgeStatement)[];
+  edgeStarts: number[];
+  /** How many edges the graph has. */
+  edgeCount: number;
   subjects: Map<string, SubjectStatement>;
 }
 
@@ -55,8 +62,10 @@ export class WfSourceMap extends LazySourceMap {
   constructor(
     text: string,
     readonly origins: WfOrigins,
+    /** The line index of `text`, when the compiler has one already. */
+    lines?: LineIndex,
   ) {
-    super(text);
+    super(text, lines);
   }
 
   protected resolve(tokens: readonly string[], _part: PointerPart): PointerResolution {
@@ -76,8 +85,22 @@ export class WfSourceMap extends LazySourceMap {
     return this.origins.nodes[index];
   }
 
+  /** The statement (and, for a chain, the link) that produced edge `index`. */
   edgeOrigin(index: number): EdgeOrigin | undefined {
-    return this.origins.edges[index];
+    const { edgeStatements, edgeStarts, edgeCount } = this.origins;
+    if (!Number.isInteger(index) || index < 0 || index >= edgeCount) return undefined;
+    // The last statement whose first edge is at or before `index`.
+    let low = 0;
+    let high = edgeStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (edgeStarts[middle]! <= index) low = middle;
+      else high = middle - 1;
+    }
+    const statement = edgeStatements[low]!;
+    const ordinal = index - edgeStarts[low]!;
+    if (statement.type === "edge") return ordinal === 0 ? { type: "raw", statement } : undefined;
+    return chainEdge(statement, ordinal);
   }
 
   private root(): Place {
@@ -129,13 +152,39 @@ export class WfSourceMap extends LazySourceMap {
           case "nodes":
             return { span: origins.rootSpan, child: (index) => nodePlace(at(origins.nodes, index), origins.subjects) };
           case "edges":
-            return { span: origins.rootSpan, child: (index) => edgePlace(at(origins.edges, index)) };
+            return {
+              span: origins.rootSpan,
+              child: (token) => {
+                const index = arrayIndexOf(token);
+                return index === undefined ? undefined : edgePlace(this.edgeOrigin(index));
+              },
+            };
           default:
             return withMember(origins.workflow?.with, token);
         }
       },
     };
   }
+}
+
+/**
+ * Edge `ordinal` of a chain, counted as the compiler makes them: link by link, each name
+ * before the arrow to each name after it.
+ */
+function chainEdge(statement: ChainStatement, ordinal: number): EdgeOrigin | undefined {
+  let rest = ordinal;
+  for (let link = 0; link < statement.arrows.length; link++) {
+    const sources = statement.groups[link] ?? [];
+    const targets = statement.groups[link + 1] ?? [];
+    const count = sources.length * targets.length;
+    if (rest < count) {
+      const from = sources[Math.floor(rest / targets.length)]!;
+      const to = targets[rest % targets.length]!;
+      return { type: "chain", statement, from, to, arrow: statement.arrows[link]! };
+    }
+    rest -= count;
+  }
+  return undefined;
 }
 
 function at<T>(items: readonly T[], token: string): T | undefined {

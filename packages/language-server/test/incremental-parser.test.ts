@@ -93,6 +93,17 @@ describe("LineMap and applyChanges", () => {
     }
   });
 
+  it("keeps the first line's start through an edit at the very start of the text", () => {
+    const original = "ab\ncd\n";
+    for (const [end, insert] of [[0, "x\n"], [0, "x"], [1, ""], [3, "\n\n"], [3, ""]] as const) {
+      const text = insert + original.slice(end);
+      const lines = new LineMap(original).edited(text, { start: 0, oldEnd: end, newEnd: insert.length });
+      const fresh = new LineMap(text);
+      expect(lines.lineCount, JSON.stringify(text)).toBe(fresh.lineCount);
+      for (let line = 0; line < fresh.lineCount; line++) expect(lines.lineStart(line)).toBe(fresh.lineStart(line));
+    }
+  });
+
   it("composes the regions of edits in a row into one that covers them all", () => {
     const random = prng(5);
     for (let i = 0; i < 300; i++) {

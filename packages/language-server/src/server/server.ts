@@ -190,8 +190,9 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
     const document = documents.get(textDocument.uri);
     if (!document) return;
-    documents.set(textDocument.uri, service.updateDocument(document, textDocument.version, contentChanges));
+    // The checker first: it applies the edit to its copy while this thread applies it to its own.
     checker.send({ type: "change", uri: textDocument.uri, version: textDocument.version, changes: contentChanges });
+    documents.set(textDocument.uri, service.updateDocument(document, textDocument.version, contentChanges));
     scheduler.schedule(textDocument.uri);
   });
 

@@ -4,7 +4,7 @@
  * JSON it is `analyzeSource` itself plus jsonc-parser's tree for hovers.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";
-import { analyzeSource, parseJsonSource, placeFault, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
+import { analyzeCompiledWf, analyzeSource, parseJsonSource, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
 import type { WfkitDocument } from "./document.js";
 
 /** jsonc-parser's syntax tree, as @wfkit/dsl exposes it. */
@@ -41,39 +41,72 @@ function analyzeJson(document: WfkitDocument): Analysis {
 }
 
 /**
- * The same steps as `analyzeSource(text, "wf")`, with the parse made incremental: syntax
- * faults, then the compiler's language faults, then (when the syntax is sound) core's
- * faults placed through the source map, minus those at the very place of a language error.
+ * `analyzeSource(text, "wf")` with each step made incremental: the parse (from the
+ * document's incremental parser), the compile (reusing the statements the parser reused) and
+ * the check (reused while the definition is the same as the one last checked, as after an
+ * edit of a comment or of spacing). Placing faults and ordering them is the DSL's own code,
+ * so the result is exactly the CLI's.
  */
 function analyzeWf(document: WfkitDocument): Analysis {
-  const parsed = document.parsed;
   const compiled = document.compiled!;
-  const faults: SourceFault[] = [...parsed.diagnostics, ...compiled.diagnostics];
-  const hasSyntaxErrors = parsed.diagnostics.some((fault) => fault.severity === "error");
-  let estimate: Estimate | undefined;
-  if (!hasSyntaxErrors) {
-    const result = validateDefinition(compiled.definition, { catalogue: document.catalogue });
-    estimate = result.estimate;
-    const languageErrorSpans = new Set(faults.filter((fault) => fault.severity === "error").map((fault) => `${fault.span.start}:${fault.span.end}`));
-    for (const fault of result.faults) {
-      const placed = placeFault(fault, compiled.sourceMap);
-      if (!languageErrorSpans.has(`${placed.span.start}:${placed.span.end}`)) faults.push(placed);
-    }
-  }
-  faults.sort(compareFaults);
-  const definition = hasSyntaxErrors ? undefined : compiled.definition;
+  const history = document.history;
+  const catalogue = document.catalogue;
+  const result = analyzeCompiledWf(document.parsed, compiled, {
+    catalogue,
+    check: (definition) => {
+      const last = history?.lastCheck;
+      if (last && last.catalogue === catalogue && sameJson(last.definition, definition)) return last.result;
+      const checked = validateDefinition(definition, { catalogue });
+      if (history) history.lastCheck = { definition, catalogue, result: checked };
+      return checked;
+    },
+  });
   return {
-    faults,
-    estimate,
-    ok: definition !== undefined && !faults.some((fault) => fault.severity === "error"),
+    faults: result.faults,
+    estimate: result.estimate,
+    ok: result.ok,
     compiled: compiled.definition,
-    definition,
+    definition: result.definition,
     sourceMap: compiled.sourceMap,
     jsonTree: undefined,
   };
 }
 
-/** The order `analyzeSource` reports faults in: by start, then end, errors before warnings. */
-function compareFaults(a: SourceFault, b: SourceFault): number {
-  return a.span.start - b.span.start || a.span.end - b.span.end || (a.severity === "error" ? 0 : 1) - (b.severity === "error" ? 0 : 1);
+/**
+ * Whether two JSON values are the same document, key order included (a check reports in the
+ * order fields are written). Shared objects are the same without a look inside: the compile
+ * cache hands each version the very node and edge objects of the statements it reused, so
+ * comparing two versions of a large definition costs about one step per node and edge.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  const stack: unknown[] = [a, b];
+  while (stack.length) {
+    const right = stack.pop();
+    const left = stack.pop();
+    if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+    if (Array.isArray(left)) {
+      if (!Array.isArray(right) || left.length !== right.length) return false;
+      for (let i = 0; i < left.length; i++) if (!sameValue(left[i], right[i], stack)) return false;
+      continue;
+    }
+    if (Array.isArray(right)) return false;
+    const leftKeys = Object.keys(left);
+    const rightKeys = Object.keys(right);
+    if (leftKeys.length !== rightKeys.length) return false;
+    for (let i = 0; i < leftKeys.length; i++) {
+      const key = leftKeys[i]!;
+      if (key !== rightKeys[i]) return false;
+      if (!sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key], stack)) return false;
+    }
+  }
+  return true;
+}
+
+/** Compares scalars (and identical objects) at once; queues two different objects for a look inside. */
+function sameValue(left: unknown, right: unknown, stack: unknown[]): boolean {
+  if (Object.is(left, right)) return true;
+  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+  stack.push(left, right);
+  return true;
 }

@@ -2,18 +2,29 @@
  * A document as the service sees it: one immutable version of a `.wf` or Definition JSON
  * text, the catalogue it is checked against, and its analysis, computed on first use.
  *
- * Versions of one document share an incremental parser (`.wf`): a new version is parsed as
- * soon as it is made, reusing every statement the edit left alone, while compiling and
- * checking wait until something asks. Only the latest version of a document may be queried:
- * reusing a parse moves its syntax trees (see wf/incremental-parser.ts).
+ * Versions of one `.wf` document share a history (`DocumentHistory`): an incremental parser,
+ * so a new version is parsed reusing every statement the edit left alone; a compile cache, so
+ * only the statements the parser made anew are compiled; and the last check, reused while the
+ * definition stays the same. Parsing, compiling and checking all wait until something asks.
+ * Only the latest version of a document may be queried: reusing a parse moves its syntax
+ * trees (see wf/incremental-parser.ts).
  */
-import type { Catalogue } from "@wfkit/core";
-import { compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
+import type { Catalogue, ValidationResult } from "@wfkit/core";
+import { CompileCache, LineIndex, compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
 import { SymbolTable } from "./wf/symbols.js";
 import { analyzeDocument, type Analysis } from "./analysis.js";
 import { LineMap, composeRegions, type TextEditRegion } from "./text.js";
 import type { Language } from "./types.js";
 import { IncrementalParser, type ParseResult } from "./wf/incremental-parser.js";
+
+/** What the versions of one `.wf` document share, so that an edit costs about what it changed. */
+export class DocumentHistory {
+  readonly parser = new IncrementalParser();
+  /** Each statement's compiled output, reused for the statements the parser reused. */
+  readonly compileCache = new CompileCache();
+  /** The last definition checked, the catalogue it was checked against, and core's verdict. */
+  lastCheck: { definition: unknown; catalogue: Catalogue; result: ValidationResult } | undefined;
+}
 
 export class WfkitDocument {
   private analysisResult: Analysis | undefined;
@@ -34,8 +45,8 @@ export class WfkitDocument {
     readonly catalogue: Catalogue,
     /** Why the configured catalogue is not in use, shown as a diagnostic. */
     readonly catalogueProblem: string | undefined,
-    /** @internal The parser this document's history shares (`.wf` only). */
-    readonly parser: IncrementalParser | undefined,
+    /** @internal What this document's versions share (`.wf` only). */
+    readonly history: DocumentHistory | undefined,
     readonly lines: LineMap = new LineMap(text),
     /** @internal This text's parse, or how to reach it incrementally. */
     parse?: { result: ParseResult } | { base: ParseResult; region: TextEditRegion },
@@ -49,19 +60,19 @@ export class WfkitDocument {
     const pending = this.parseResult
       ? { base: this.parseResult, region }
       : this.pending && { base: this.pending.base, region: composeRegions(this.pending.region, region) };
-    return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.parser, lines, pending);
+    return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.history, lines, pending);
   }
 
   /** The same text checked against another catalogue (the parse is reused). */
   withCatalogue(catalogue: Catalogue, problem: string | undefined): WfkitDocument {
     const parse = this.parseResult ? { result: this.parseResult } : this.pending;
-    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, this.parser, this.lines, parse);
+    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, this.history, this.lines, parse);
   }
 
   /** The `.wf` parse of this version: incremental from the parser's last parse when it can be. */
   get parsed(): ParseResult {
     if (this.parseResult) return this.parseResult;
-    const parser = this.parser ?? new IncrementalParser();
+    const parser = this.history?.parser ?? new IncrementalParser();
     // Incremental only from the very parse the pending region starts at; anything else
     // (an older version queried after a newer one) is parsed afresh.
     this.parseResult = this.pending && parser.current === this.pending.base ? parser.update(this.text, this.lines, this.pending.region) : parser.reset(this.text, this.lines);
@@ -84,7 +95,9 @@ export class WfkitDocument {
   /** What the `.wf` text compiles to (no check), for features that read the graph. */
   get compiled(): CompiledAst | undefined {
     if (this.language !== "wf") return undefined;
-    this.compiledResult ??= compileAst(this.parsed.ast, this.text);
+    // The line starts the editor's edits keep up to date place the compiler's faults: no
+    // pass over the whole text to find them again.
+    this.compiledResult ??= compileAst(this.parsed.ast, this.text, { cache: this.history?.compileCache, lines: new LineIndex(this.text, this.lines.lineStarts) });
     return this.compiledResult;
   }
 

@@ -5,7 +5,7 @@
  */
 import { defaultCatalogue, type Catalogue } from "@wfkit/core";
 import { decompile, format as formatWf } from "@wfkit/dsl";
-import { WfkitDocument } from "./document.js";
+import { DocumentHistory, WfkitDocument } from "./document.js";
 import { applyChanges } from "./text.js";
 import type {
   CodeAction,
@@ -26,7 +26,6 @@ import type {
   TextChange,
   TextEdit,
 } from "./types.js";
-import { IncrementalParser } from "./wf/incremental-parser.js";
 import { doValidation } from "./features/diagnostics.js";
 import { doComplete } from "./features/completion.js";
 import { doHover } from "./features/hover.js";
@@ -88,8 +87,8 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   const docsBaseUrl = options.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
   return {
     createDocument(init) {
-      const parser = init.language === "wf" ? new IncrementalParser() : undefined;
-      return new WfkitDocument(init.uri, init.language, init.version, init.text, init.catalogue ?? defaultCatalogue, init.catalogueProblem, parser);
+      const history = init.language === "wf" ? new DocumentHistory() : undefined;
+      return new WfkitDocument(init.uri, init.language, init.version, init.text, init.catalogue ?? defaultCatalogue, init.catalogueProblem, history);
     },
     updateDocument(document, version, changes) {
       const { text, lines, region } = applyChanges(document.lines, changes);

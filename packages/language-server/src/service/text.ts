@@ -24,22 +24,39 @@ export class LineMap {
   edited(text: string, edit: TextEditRegion): LineMap {
     const { start, oldEnd, newEnd } = edit;
     const delta = newEnd - oldEnd;
-    const starts: number[] = [];
     const old = this.starts;
-    let i = 0;
-    // A line start p is decided by the characters at p - 1 and p; keep those wholly before the edit.
-    for (; i < old.length && old[i]! < start; i++) starts.push(old[i]!);
+    // A line start p is decided by the characters at p - 1 and p; keep those wholly before the
+    // edit (found by binary search and copied in one go: a large file has tens of thousands),
+    // and the first line's start, 0, whatever the edit.
+    const keepBelow = Math.max(start, 1);
+    let low = 0;
+    let high = old.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (old[middle]! < keepBelow) low = middle + 1;
+      else high = middle;
+    }
+    let i = low;
+    const starts = old.slice(0, i);
     for (let p = Math.max(1, start); p <= Math.min(newEnd + 1, text.length); p++) {
       const previous = text.charCodeAt(p - 1);
       if (previous === 10 || (previous === 13 && text.charCodeAt(p) !== 10)) starts.push(p);
     }
     while (i < old.length && old[i]! < oldEnd + 2) i++;
-    for (; i < old.length; i++) starts.push(old[i]! + delta);
-    return new LineMap(text, starts);
+    if (i === old.length) return new LineMap(text, starts);
+    // The starts after the edit, copied in one go and shifted in place (no growing array).
+    const after = old.slice(i);
+    if (delta !== 0) for (let k = 0; k < after.length; k++) after[k]! += delta;
+    return new LineMap(text, starts.concat(after));
   }
 
   get lineCount(): number {
     return this.starts.length;
+  }
+
+  /** @internal The offsets where lines start (for the DSL's LineIndex of the same text): never mutated. */
+  get lineStarts(): readonly number[] {
+    return this.starts;
   }
 
   lineStart(line: number): number {

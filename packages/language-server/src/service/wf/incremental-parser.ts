@@ -49,6 +49,8 @@ const MORE_FOLLOWS = "\n#";
 export class IncrementalParser {
   private chunks: ParsedChunk[] = [];
   private parsedChunks = 0;
+  /** How many chunks have syntax faults (none, usually: then no chunk is visited to place them). */
+  private faultyChunks = 0;
   /** The result of the last parse: the state the next `update` starts from. */
   current: ParseResult | undefined;
 
@@ -56,6 +58,7 @@ export class IncrementalParser {
   reset(text: string, lines: LineMap): ParseResult {
     const full = parse(text);
     this.chunks = distribute(text, full.ast, full.diagnostics);
+    this.faultyChunks = this.chunks.filter((chunk) => chunk.faults.length > 0).length;
     this.parsedChunks = this.chunks.length;
     return this.result(text, lines);
   }
@@ -90,24 +93,61 @@ export class IncrementalParser {
         break;
       }
     }
-    const reused = chunks.slice(reuseFrom);
-    for (const chunk of reused) shift(chunk, delta);
-    this.chunks = [...chunks.slice(0, first), ...fresh, ...reused];
+    for (let i = reuseFrom; i < chunks.length; i++) shift(chunks[i]!, delta);
+
+    // The new tree's lists are the last ones with the replaced chunks' part swapped: copied
+    // in bulk, not rebuilt chunk by chunk (a large file has tens of thousands of chunks).
+    const { statements, comments } = this.current!.ast;
+    let statementsBefore = 0;
+    let commentsBefore = 0;
+    for (let i = 0; i < first; i++) {
+      statementsBefore += chunks[i]!.statements.length;
+      commentsBefore += chunks[i]!.comments.length;
+    }
+    let statementsAfter = statementsBefore;
+    let commentsAfter = commentsBefore;
+    for (let i = first; i < reuseFrom; i++) {
+      statementsAfter += chunks[i]!.statements.length;
+      commentsAfter += chunks[i]!.comments.length;
+      this.faultyChunks -= chunks[i]!.faults.length > 0 ? 1 : 0;
+    }
+    const freshStatements: Statement[] = [];
+    const freshComments: Comment[] = [];
+    for (const chunk of fresh) {
+      for (const statement of chunk.statements) freshStatements.push(statement);
+      for (const comment of chunk.comments) freshComments.push(comment);
+      this.faultyChunks += chunk.faults.length > 0 ? 1 : 0;
+    }
+    // In place when few chunks change (no copy of the list); a splice's arguments are bounded.
+    if (fresh.length <= 1_000) chunks.splice(first, reuseFrom - first, ...fresh);
+    else this.chunks = chunks.slice(0, first).concat(fresh, chunks.slice(reuseFrom));
     this.parsedChunks = fresh.length;
-    return this.result(text, lines);
+    return this.result(
+      text,
+      lines,
+      statements.slice(0, statementsBefore).concat(freshStatements, statements.slice(statementsAfter)),
+      comments.slice(0, commentsBefore).concat(freshComments, comments.slice(commentsAfter)),
+    );
   }
 
-  private result(text: string, lines: LineMap): ParseResult {
-    const statements: Statement[] = [];
-    const comments: Comment[] = [];
+  /** The result for the current chunks; their statements and comments when the caller has them already. */
+  private result(text: string, lines: LineMap, statements?: Statement[], comments?: Comment[]): ParseResult {
+    const collect = statements === undefined || comments === undefined;
+    const allStatements: Statement[] = statements ?? [];
+    const allComments: Comment[] = comments ?? [];
     const diagnostics: SourceFault[] = [];
-    for (const chunk of this.chunks) {
-      for (const statement of chunk.statements) statements.push(statement);
-      for (const comment of chunk.comments) comments.push(comment);
-      for (const fault of chunk.faults) diagnostics.push(placeAt(fault, lines));
+    if (collect || this.faultyChunks > 0) {
+      for (const chunk of this.chunks) {
+        if (collect) {
+          for (const statement of chunk.statements) allStatements.push(statement);
+          for (const comment of chunk.comments) allComments.push(comment);
+        }
+        // Faults are placed afresh: their ranges are lines and characters in the new text.
+        for (const fault of chunk.faults) diagnostics.push(placeAt(fault, lines));
+      }
     }
     // Fields in the order `parse` gives them, so the two serialise identically.
-    const ast: WfFile = { type: "file", statements, comments, span: { start: 0, end: text.length } };
+    const ast: WfFile = { type: "file", statements: allStatements, comments: allComments, span: { start: 0, end: text.length } };
     this.current = { ast, diagnostics, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
     return this.current;
   }

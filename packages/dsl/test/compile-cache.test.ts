@@ -1,0 +1,185 @@
+/**
+ * Compiling with a `CompileCache` gives exactly what compiling without one gives, whatever
+ * the edits between two compiles; and the pieces of analysis the language server shares with
+ * the CLI (dropping repeated faults) keep their meaning.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { compileAst, CompileCache, parse, type CompiledAst, type SourceFault, type Statement, type WfFile } from "@wfkit/dsl";
+import { withoutRepeats } from "../src/analyze.js";
+import { compareFaults } from "../src/diagnostics.js";
+import { numRuns } from "./arbitraries.js";
+
+/** Statements (one per line) of every kind the cache keeps, checks across statements, or refuses. */
+const LINES = [
+  'workflow "w" with {"note": 1}',
+  'subject s = company "cmp_s" "S" identifiers [1]',
+  'subject s = company "cmp_t" "T"',
+  'subject bad = company "cmp_b" "B" with {"kind": 1}',
+  "trigger start on_demand",
+  "trigger start on_demand",
+  "part p = terminal.profile@1 { job profile.company@1 subjects [s] }",
+  "part q = terminal.profile@1 { subjects [s, bad, none] }",
+  "part r = pack@1 with {\"x\": 1}",
+  "part r = pack@1 with {\"partId\": 2}",
+  'node { "id": "p", "kind": "gate", "belowFloor": "hold" }',
+  'node { "id": "n", "kind": "gate", "belowFloor": "hold" }',
+  "gate g hold",
+  "destination inbox standalone",
+  "start -> p -> r -> inbox",
+  "start -> q, n -> g with {\"w\": 1, \"w\": 2}",
+  "p -> missing",
+  'edge { "from": "start", "to": "n" }',
+  'document { "a": 1 }',
+  'version { trigger scheduled { schedule "x" } destination standalone }',
+  "part = pack@1",
+  "# a comment",
+  "",
+];
+
+/** Every span object of a value once (a tree may share one between two nodes). */
+function spansOf(value: unknown, into = new Set<{ start: number; end: number }>()): Set<{ start: number; end: number }> {
+  if (value === null || typeof value !== "object") return into;
+  if (Array.isArray(value)) {
+    for (const element of value) spansOf(element, into);
+    return into;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length === 2 && typeof record["start"] === "number" && typeof record["end"] === "number") into.add(record as { start: number; end: number });
+  else for (const key of keys) spansOf(record[key], into);
+  return into;
+}
+
+/** A statement's tree with its spans counted from the statement's start: equal when only its place differs. */
+function shape(statement: Statement): string {
+  const origin = statement.span.start;
+  return JSON.stringify(statement, (key, value: unknown) => (key === "start" || key === "end" ? (value as number) - origin : value));
+}
+
+/**
+ * The tree of `text` as an incremental parser would give it after an edit of the text of
+ * `previous`: the statements at the start and at the end that did not change are the previous
+ * tree's objects, their spans moved to their new place.
+ */
+function reuseStatements(previous: WfFile, text: string): WfFile {
+  const fresh = parse(text).ast;
+  const statements = [...fresh.statements];
+  const old = previous.statements;
+  let prefix = 0;
+  while (prefix < Math.min(old.length, statements.length) && shape(old[prefix]!) === shape(statements[prefix]!)) prefix++;
+  let suffix = 0;
+  while (suffix < Math.min(old.length, statements.length) - prefix && shape(old[old.length - 1 - suffix]!) === shape(statements[statements.length - 1 - suffix]!)) suffix++;
+  const reuse = (from: number, to: number) => {
+    const delta = statements[to]!.span.start - old[from]!.span.start;
+    for (const span of spansOf(old[from])) {
+      span.start += delta;
+      span.end += delta;
+    }
+    statements[to] = old[from]!;
+  };
+  for (let i = 0; i < prefix; i++) reuse(i, i);
+  for (let i = 1; i <= suffix; i++) reuse(old.length - i, statements.length - i);
+  return { ...fresh, statements };
+}
+
+function serialise(value: unknown): string {
+  return JSON.stringify(value, (_key, field: unknown) => (typeof field === "number" && Object.is(field, -0) ? "<-0>" : field)) ?? "undefined";
+}
+
+function pointersOf(value: unknown, prefix = "", into: string[] = []): string[] {
+  into.push(prefix);
+  if (value === null || typeof value !== "object") return into;
+  for (const key of Object.keys(value)) pointersOf((value as Record<string, unknown>)[key], `${prefix}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, into);
+  into.push(`${prefix}/missing`);
+  return into;
+}
+
+function describeCompile(compiled: CompiledAst): string {
+  const map = compiled.sourceMap;
+  const places = pointersOf(compiled.definition).map((pointer) => [pointer, map.locate(pointer), map.locate(pointer, "key")]);
+  return serialise({ definition: compiled.definition, diagnostics: compiled.diagnostics, name: compiled.workflowName, places });
+}
+
+describe("CompileCache", () => {
+  it("compiles what a compile without it gives, through random line edits", () => {
+    const edit = fc.record({ at: fc.nat(), line: fc.constantFrom(...LINES), kind: fc.constantFrom("insert", "delete", "replace") });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 12 }), fc.array(edit, { minLength: 1, maxLength: 15 }), (initial, edits) => {
+        const cache = new CompileCache();
+        let lines = initial;
+        let text = lines.join("\n");
+        let ast = parse(text).ast;
+        compileAst(ast, text, { cache });
+        for (const { at, line, kind } of edits) {
+          const index = at % (lines.length + 1);
+          lines = kind === "insert" ? [...lines.slice(0, index), line, ...lines.slice(index)] : [...lines.slice(0, index), ...(kind === "replace" ? [line] : []), ...lines.slice(index + 1)];
+          text = lines.join("\n");
+          ast = reuseStatements(ast, text);
+          expect(describeCompile(compileAst(ast, text, { cache })), JSON.stringify(text)).toBe(describeCompile(compileAst(parse(text).ast, text)));
+        }
+      }),
+      { numRuns },
+    );
+  });
+
+  it("copies a deeply nested subject for each reference without running out of stack", () => {
+    const depth = 20_000;
+    const text = `subject deep = { "kind": "company", "x": ${"[".repeat(depth)}${"]".repeat(depth)} }\npart a = terminal.profile@1 { subjects [deep, deep] }\n`;
+    const ast = parse(text).ast;
+    const cache = new CompileCache();
+    const compiled = compileAst(ast, text, { cache });
+    const refs = (compiled.definition as { nodes: { terminal: { subjectRefs: unknown[] } }[] }).nodes[0]!.terminal.subjectRefs;
+    // Plain comparisons: the matchers themselves recurse into values this deep.
+    let a: unknown = (refs[0] as { x: unknown }).x;
+    let b: unknown = (refs[1] as { x: unknown }).x;
+    let levels = 0;
+    let shared = refs[0] === refs[1];
+    while (Array.isArray(a) && Array.isArray(b) && a.length === 1) {
+      shared ||= a === b;
+      a = a[0];
+      b = b[0];
+      levels++;
+    }
+    expect(shared).toBe(false);
+    expect(levels).toBe(depth - 1);
+    expect(compileAst(ast, text, { cache }).diagnostics).toEqual(compiled.diagnostics);
+  });
+});
+
+describe("withoutRepeats", () => {
+  const fault = fc.record({
+    code: fc.constantFrom("a", "b", "c", "d"),
+    message: fc.integer({ min: 0, max: 15 }).map(String),
+    severity: fc.constantFrom("error" as const, "warning" as const),
+    start: fc.integer({ min: 0, max: 1 }),
+    length: fc.integer({ min: 0, max: 1 }),
+  });
+
+  it("drops exactly the faults whose code, span and message an earlier one has", () => {
+    fc.assert(
+      // Up to 300 faults on four spans: runs at one span longer than the pairwise limit too.
+      fc.property(fc.array(fault, { maxLength: 300 }), (drawn) => {
+        const faults: SourceFault[] = drawn.map(({ code, message, severity, start, length }) => ({
+          code,
+          message,
+          severity,
+          nodeId: null,
+          pointer: "",
+          span: { start, end: start + length },
+          range: { start: { line: 0, character: start }, end: { line: 0, character: start + length } },
+        }));
+        const sorted = [...faults].sort(compareFaults);
+        const seen = new Set<string>();
+        const expected = sorted.filter((f) => {
+          const key = `${f.code}\u0000${f.span.start}:${f.span.end}\u0000${f.message}`;
+          if (seen.has(key)) return false;
+          seen.add(key);
+          return true;
+        });
+        expect(withoutRepeats(sorted).map((f) => sorted.indexOf(f))).toEqual(expected.map((f) => sorted.indexOf(f)));
+      }),
+      { numRuns },
+    );
+  });
+});
