@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { analyzeSource } from "@wfkit/dsl";
 import type { TextDocumentContentChangeEvent } from "vscode-languageserver-protocol";
 import { LspTestClient } from "../support/lsp-client.js";
-import { applyEdit, prng, randomEdit, SAMPLE_WF } from "../support/random-edits.js";
+import { applyEdit, outsideLineBreaks, prng, randomEdit, SAMPLE_WF } from "../support/random-edits.js";
 import { LineMap } from "../../src/service/text.js";
 
 const EDITS = Number(process.env.WFKIT_SOAK_EDITS ?? 2_000);
@@ -49,7 +49,7 @@ describe("soak", () => {
       } else {
         // One or two changes per notification, each relative to the text the previous one left.
         for (let k = random() < 0.2 ? 2 : 1; k > 0; k--) {
-          const edit = randomEdit(text, random);
+          const edit = outsideLineBreaks(text, randomEdit(text, random));
           const lines = new LineMap(text);
           changes.push({ range: lines.rangeOf(edit.start, edit.end), text: edit.text });
           text = applyEdit(text, edit);

@@ -70,6 +70,18 @@ export function randomEdit(text: string, random: () => number): RandomEdit {
   return { start, end, text: roll < 0.8 ? "" : pick(SNIPPETS) };
 }
 
+/**
+ * `edit` with its ends moved out of any `\r\n` pair. An LSP position cannot name the offset
+ * between `\r` and `\n` (both end the same line), so a client never sends such an edit; the
+ * protocol tests, which send edits as ranges, use this.
+ */
+export function outsideLineBreaks(text: string, edit: RandomEdit): RandomEdit {
+  const inside = (offset: number) => offset > 0 && text.charCodeAt(offset - 1) === 13 && text.charCodeAt(offset) === 10;
+  const start = inside(edit.start) ? edit.start + 1 : edit.start;
+  const end = Math.max(start, inside(edit.end) ? edit.end + 1 : edit.end);
+  return { start, end, text: edit.text };
+}
+
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
