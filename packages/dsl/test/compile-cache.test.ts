@@ -9,6 +9,7 @@ import { compileAst, CompileCache, parse, type CompiledAst, type SourceFault, ty
 import { withoutRepeats } from "../src/analyze.js";
 import { compareFaults } from "../src/diagnostics.js";
 import { numRuns } from "./arbitraries.js";
+import { pointersOf } from "../../../test/support/pointers.js";
 
 /** Statements (one per line) of every kind the cache keeps, checks across statements, or refuses. */
 const LINES = [
@@ -85,14 +86,6 @@ function reuseStatements(previous: WfFile, text: string): WfFile {
 
 function serialise(value: unknown): string {
   return JSON.stringify(value, (_key, field: unknown) => (typeof field === "number" && Object.is(field, -0) ? "<-0>" : field)) ?? "undefined";
-}
-
-function pointersOf(value: unknown, prefix = "", into: string[] = []): string[] {
-  into.push(prefix);
-  if (value === null || typeof value !== "object") return into;
-  for (const key of Object.keys(value)) pointersOf((value as Record<string, unknown>)[key], `${prefix}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, into);
-  into.push(`${prefix}/missing`);
-  return into;
 }
 
 function describeCompile(compiled: CompiledAst): string {

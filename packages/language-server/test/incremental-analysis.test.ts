@@ -15,6 +15,7 @@ import { sameJson } from "../src/service/analysis.js";
 import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
 import { LineMap } from "../src/service/text.js";
 import { SAMPLE_WF } from "./support/random-edits.js";
+import { pointersOf } from "../../../test/support/pointers.js";
 
 const NUM_RUNS = Number(process.env["FC_NUM_RUNS"] ?? 60);
 
@@ -107,15 +108,6 @@ function serialise(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((element) => (element === undefined ? "null" : serialise(element))).join(",")}]`;
   const fields = Object.keys(value).filter((key) => (value as Record<string, unknown>)[key] !== undefined);
   return `{${fields.map((key) => `${JSON.stringify(key)}:${serialise((value as Record<string, unknown>)[key])}`).join(",")}}`;
-}
-
-/** Every pointer of a value (and one missing child of each object), for asking a source map. */
-function pointersOf(value: unknown, prefix = "", into: string[] = []): string[] {
-  into.push(prefix);
-  if (value === null || typeof value !== "object") return into;
-  for (const key of Object.keys(value)) pointersOf((value as Record<string, unknown>)[key], `${prefix}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`, into);
-  into.push(`${prefix}/missing`);
-  return into;
 }
 
 /** What a compile says: its output, its faults, and where its source map puts every pointer. */
