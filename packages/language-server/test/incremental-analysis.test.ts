@@ -11,7 +11,6 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { analyzeSource, compileAst, CompileCache, parse, type CompiledAst } from "@wfkit/dsl";
 import { createLanguageService, type WfkitDocument } from "../src/index.js";
-import { sameJson } from "../src/service/analysis.js";
 import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
 import { LineMap } from "../src/service/text.js";
 import { SAMPLE_WF } from "./support/random-edits.js";
@@ -232,28 +231,5 @@ describe("incremental analysis in the language service", () => {
     document = service.updateDocument(document, 3, [{ range: document.lines.rangeOf(at, at + 4), text: "packx" }]);
     expect(serialise(document.analysis.faults)).toBe(serialise(analyzeSource(document.text, "wf").faults));
     expect(document.history!.lastCheck!.result).not.toBe(checked);
-  });
-});
-
-describe("sameJson", () => {
-  const json = fc.jsonValue({ maxDepth: 3 });
-
-  it("is true exactly when the two values are the same JSON text, key order and -0 included", () => {
-    fc.assert(
-      fc.property(json, json, fc.boolean(), (a, b, share) => {
-        // Sharing a part between the two, as versions of a compiled definition do.
-        const left = share ? { shared: a, own: b } : a;
-        const right = share ? { shared: a, own: structuredClone(b) } : b;
-        expect(sameJson(left, right)).toBe(serialise(left) === serialise(right));
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it("tells apart values that differ only in key order, -0 or an array's length", () => {
-    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
-    expect(sameJson([0], [-0])).toBe(false);
-    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
-    expect(sameJson({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  * JSON it is `analyzeSource` itself plus jsonc-parser's tree for hovers.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";
-import { analyzeCompiledWf, analyzeSource, parseJsonSource, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
+import { analyzeCompiledWf, analyzeSource, jsonEqual, parseJsonSource, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
 import type { WfkitDocument } from "./document.js";
 
 /** jsonc-parser's syntax tree, as @wfkit/dsl exposes it. */
@@ -55,7 +55,7 @@ function analyzeWf(document: WfkitDocument): Analysis {
     catalogue,
     check: (definition) => {
       const last = history?.lastCheck;
-      if (last && last.catalogue === catalogue && sameJson(last.definition, definition)) return last.result;
+      if (last && last.catalogue === catalogue && jsonEqual(last.definition, definition, { keyOrder: true })) return last.result;
       const checked = validateDefinition(definition, { catalogue });
       if (history) history.lastCheck = { definition, catalogue, result: checked };
       return checked;
@@ -70,43 +70,4 @@ function analyzeWf(document: WfkitDocument): Analysis {
     sourceMap: compiled.sourceMap,
     jsonTree: undefined,
   };
-}
-
-/**
- * Whether two JSON values are the same document, key order included (a check reports in the
- * order fields are written). Shared objects are the same without a look inside: the compile
- * cache hands each version the very node and edge objects of the statements it reused, so
- * comparing two versions of a large definition costs about one step per node and edge.
- */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  const stack: unknown[] = [a, b];
-  while (stack.length) {
-    const right = stack.pop();
-    const left = stack.pop();
-    if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-    if (Array.isArray(left)) {
-      if (!Array.isArray(right) || left.length !== right.length) return false;
-      for (let i = 0; i < left.length; i++) if (!sameValue(left[i], right[i], stack)) return false;
-      continue;
-    }
-    if (Array.isArray(right)) return false;
-    const leftKeys = Object.keys(left);
-    const rightKeys = Object.keys(right);
-    if (leftKeys.length !== rightKeys.length) return false;
-    for (let i = 0; i < leftKeys.length; i++) {
-      const key = leftKeys[i]!;
-      if (key !== rightKeys[i]) return false;
-      if (!sameValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key], stack)) return false;
-    }
-  }
-  return true;
-}
-
-/** Compares scalars (and identical objects) at once; queues two different objects for a look inside. */
-function sameValue(left: unknown, right: unknown, stack: unknown[]): boolean {
-  if (Object.is(left, right)) return true;
-  if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
-  stack.push(left, right);
-  return true;
 }
