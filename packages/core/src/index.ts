@@ -8,6 +8,8 @@ export * from "./fault.js";
 export * from "./catalogue.js";
 export { defaultCatalogue } from "./default-catalogue.js";
 export { validateDefinition, type ValidateOptions, type ValidationResult } from "./validate.js";
+export { CheckSession } from "./check-session.js";
+export { jsonEqual } from "./json-equal.js";
 export { rules, ruleById, type Rule, type RuleMeta } from "./rules/index.js";
 export { KNOWN_FIELDS, KNOWN_NODE_FIELDS } from "./known-fields.js";
 export { Suggester } from "./suggest.js";

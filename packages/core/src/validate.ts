@@ -7,6 +7,7 @@ import { buildModel } from "./checker/model.js";
 import { RuleContext } from "./checker/context.js";
 import { rules as allRules } from "./rules/index.js";
 import type { Rule } from "./rules/rule.js";
+import { runRules } from "./checker/run.js";
 import { estimateCost } from "./estimate.js";
 import catalogueInvalid from "./rules/catalogue-invalid.js";
 
@@ -37,15 +38,11 @@ export function validateDefinition(input: unknown, options: ValidateOptions = {}
       // Checking against a broken catalogue would throw half-way and blame the definition:
       // only `catalogue-invalid` runs, against an empty catalogue.
       const ctx = new RuleContext(buildModel(input), indexCatalogue(EMPTY_CATALOGUE), faults, badCatalogue);
-      ctx.beginRule(catalogueInvalid.meta.id, catalogueInvalid.meta.severity);
-      catalogueInvalid.check(ctx);
+      runRules(ctx, [catalogueInvalid], faults);
       return { ok: false, faults, estimate };
     }
     const ctx = new RuleContext(buildModel(input), indexCatalogue(options.catalogue ?? defaultCatalogue), faults);
-    for (const rule of options.rules ?? allRules) {
-      ctx.beginRule(rule.meta.id, rule.meta.severity);
-      rule.check(ctx);
-    }
+    runRules(ctx, options.rules ?? allRules, faults);
     estimate = estimateCost(ctx);
   } catch (error) {
     // Only a value no JSON document can produce (a throwing getter, a revoked proxy) gets here.
@@ -64,8 +61,8 @@ export function validateDefinition(input: unknown, options: ValidateOptions = {}
 /** Catalogues already checked (loadCatalogue's verdict is cached: callers pass one catalogue many times). */
 const catalogueVerdicts = new WeakMap<object, string | undefined>();
 
-/** Why `catalogue` is not a usable catalogue, or undefined when it is (or none was given). */
-function catalogueProblem(catalogue: unknown): string | undefined {
+/** @internal Why `catalogue` is not a usable catalogue, or undefined when it is (or none was given). */
+export function catalogueProblem(catalogue: unknown): string | undefined {
   if (catalogue === undefined || catalogue === defaultCatalogue) return undefined;
   if (typeof catalogue !== "object" || catalogue === null) return "it is not an object";
   if (catalogueVerdicts.has(catalogue)) return catalogueVerdicts.get(catalogue);

@@ -5,7 +5,7 @@
  */
 import { compileAst } from "./compile.js";
 import type { SourceFault } from "./diagnostics.js";
-import { jsonEqual } from "./json-equal.js";
+import { jsonEqual } from "@wfkit/core";
 import { parse } from "./parser.js";
 import { printFile } from "./printer.js";
 

@@ -16,7 +16,7 @@ export { WfSourceMap, type WfOrigins, type EdgeOrigin } from "./wf-source-map.js
 export type { SourceMap, SourceLocation, PointerPart } from "./source-map.js";
 export { LineIndex, lineIndexOf, positionAt, offsetAt, type Position, type Range, type Span } from "./positions.js";
 export { DSL_CODES, type DslCode, type SourceFault, type SourceRelated } from "./diagnostics.js";
-export { jsonEqual } from "./json-equal.js";
+export { jsonEqual } from "@wfkit/core";
 export { KEYWORD_TEXTS } from "./lexer.js";
 export { printName } from "./printer.js";
 export type * from "./ast.js";

@@ -19,7 +19,8 @@ export type Capabilities = ReadonlySet<string> | "unknown";
 
 export class RuleContext {
   readonly suggester = new Suggester();
-  private currentRule: { id: string; severity: Fault["severity"] } | undefined;
+  private ruleId = "";
+  private ruleSeverity: Fault["severity"] = "error";
   private readonly sink: Fault[];
 
   constructor(
@@ -35,12 +36,13 @@ export class RuleContext {
 
   /** @internal Set by the runner before each rule. */
   beginRule(id: string, severity: Fault["severity"]): void {
-    this.currentRule = { id, severity };
+    // Called per rule and part node: two fields, no allocation.
+    this.ruleId = id;
+    this.ruleSeverity = severity;
   }
 
   report(fault: FaultReport): void {
-    const rule = this.currentRule!;
-    const complete: Fault = { code: rule.id, severity: rule.severity, ...fault, message: shortenQuotes(fault.message) };
+    const complete: Fault = { code: this.ruleId, severity: this.ruleSeverity, ...fault, message: shortenQuotes(fault.message) };
     if (complete.suggestion === undefined) delete complete.suggestion;
     if (complete.related === undefined || complete.related.length === 0) delete complete.related;
     if (complete.edge === undefined) delete complete.edge;
@@ -58,11 +60,6 @@ export class RuleContext {
   private memo<T>(key: string, compute: () => T): T {
     if (!this.cache.has(key)) this.cache.set(key, compute());
     return this.cache.get(key) as T;
-  }
-
-  /** A value derived once per check and shared between rules (for example the part nodes). */
-  shared<T>(key: string, compute: () => T): T {
-    return this.memo(`shared:${key}`, compute);
   }
 
   /** Trigger nodes that own their id. */

@@ -7,6 +7,8 @@ import { type NodeKind, isPlainObject, isVersionSaveBody, ownField, hasOwnField 
 import { joinPointer } from "../fault.js";
 import { type Adjacency, buildAdjacency } from "./graph.js";
 import { type EdgeFields, FieldReader, type NodeFields } from "./read.js";
+import { IdTable } from "./id-table.js";
+import { jsonEqual } from "../json-equal.js";
 
 export class NodeInfo implements NodeFields {
   /** Set on the second and later nodes that reuse an id: the node that owns it. */
@@ -20,6 +22,9 @@ export class NodeInfo implements NodeFields {
   partVersion: unknown = undefined;
   hasTerminal = false;
   terminal: unknown = undefined;
+  jobId: string | undefined = undefined;
+  jobVersion: string | undefined = undefined;
+  subjectRefs: unknown[] | undefined = undefined;
   clean = false;
 
   constructor(
@@ -27,8 +32,8 @@ export class NodeInfo implements NodeFields {
     private readonly arrayPointer: string,
     /** Position in the `nodes` array. */
     readonly index: number,
-    /** The node object, or null when the array entry is not an object. */
-    readonly raw: Record<string, unknown> | null,
+    /** The node object, or null when the array entry is not an object (replaced only by patchModel). */
+    public raw: Record<string, unknown> | null,
   ) {}
 
   /** JSON Pointer to the node; built on demand, as only faulty nodes need one. */
@@ -106,6 +111,10 @@ export interface GraphModel {
   /** Every edge with a problem, in file order. */
   readonly problemEdges: EdgeInfo[];
   readonly okEdges: OkEdges;
+  /** The node array (empty when `nodes` is not an array). */
+  readonly rawNodes: readonly unknown[];
+  /** How many entries of `nodes` are not clean (see NodeInfo.clean). */
+  readonly uncleanNodeCount: number;
   /** The edge array (when it is one) and the indices of its entries that are not clean objects. */
   readonly rawEdges: readonly unknown[];
   readonly uncleanEdges: readonly number[];
@@ -113,7 +122,8 @@ export interface GraphModel {
   readonly edgesPointer: string;
   /** Nodes that own their id, in document order; `graphIndex` indexes this list. */
   readonly graphNodes: NodeInfo[];
-  readonly byId: Map<string, NodeInfo>;
+  /** The node that owns each id (see IdTable). */
+  readonly byId: { get(id: string): NodeInfo | undefined; has(id: string): boolean };
   readonly topLevelTrigger: TopLevelSpec | undefined;
   readonly topLevelDestinations: TopLevelSpec[];
   /** Edges with status "ok", as compressed adjacency over `graphIndex`. */
@@ -122,45 +132,29 @@ export interface GraphModel {
 }
 
 export function buildModel(input: unknown): GraphModel {
-  const isVersionBody = isVersionSaveBody(input);
-  const graphPointer = isVersionBody ? "/scope/graph" : "";
-  let graph: Record<string, unknown> | null = null;
-  if (isVersionBody) {
-    const scope = ownField(input, "scope");
-    const inner = isPlainObject(scope) ? ownField(scope, "graph") : undefined;
-    graph = isPlainObject(inner) ? inner : null;
-  } else if (isPlainObject(input)) {
-    graph = input;
-  }
-
-  const rawNodes = graph ? ownField(graph, "nodes") : undefined;
-  const rawEdges = graph ? ownField(graph, "edges") : undefined;
+  const { isVersionBody, graphPointer, graph, rawNodes, rawEdges } = locateGraph(input);
   const nodeList: unknown[] = Array.isArray(rawNodes) ? rawNodes : [];
   const edgeList: unknown[] = Array.isArray(rawEdges) ? rawEdges : [];
 
   const nodes: NodeInfo[] = new Array(nodeList.length);
   const graphNodes: NodeInfo[] = [];
-  const byId = new Map<string, NodeInfo>();
+  const byId = new IdTable<NodeInfo>(nodeList.length, graphNodes);
   const nodesPointer = joinPointer(graphPointer, "nodes");
   const reader = new FieldReader();
-  let clean = graph !== null && isCleanEnvelope(reader, input, graph, isVersionBody);
+  const envelopeClean = graph !== null && isCleanEnvelope(reader, input, graph, isVersionBody);
+  let uncleanNodeCount = 0;
   for (let index = 0; index < nodeList.length; index++) {
     const value = nodeList[index];
     const raw = isPlainObject(value) ? value : null;
     const info = new NodeInfo(nodesPointer, index, raw);
     if (raw) reader.readNode(raw, info);
     nodes[index] = info;
-    clean &&= info.clean;
-    const id = info.id;
-    if (id === undefined) continue;
-    const owner = byId.get(id);
-    if (owner) {
-      info.duplicateOf = owner;
-      continue;
-    }
-    info.graphIndex = graphNodes.length;
-    graphNodes.push(info);
-    byId.set(id, info);
+    if (!info.clean) uncleanNodeCount++;
+    if (info.id === undefined) continue;
+    const graphIndex = graphNodes.length;
+    const owner = byId.claim(info as NodeInfo & { id: string });
+    if (owner === info) info.graphIndex = graphIndex;
+    else info.duplicateOf = owner;
   }
 
   // Most edges are fine, and a fine edge needs no object of its own: it lives in the typed
@@ -179,18 +173,26 @@ export function buildModel(input: unknown): GraphModel {
   const joinTo = new Int32Array(edgeList.length);
   const joinIndex = new Int32Array(edgeList.length);
   let joinedCount = 0;
+  let lastFrom: string | undefined;
+  let lastTo: string | undefined;
+  let lastFromNode: NodeInfo | undefined;
+  let lastToNode: NodeInfo | undefined;
   for (let index = 0; index < edgeList.length; index++) {
     const value = edgeList[index];
     const raw = isPlainObject(value) ? value : null;
     if (raw) reader.readEdge(raw, scratch);
     else scratch.from = scratch.to = undefined;
-    if (!raw || !scratch.clean) {
-      clean = false;
-      uncleanEdges.push(index);
-    }
+    if (!raw || !scratch.clean) uncleanEdges.push(index);
     const { from, to } = scratch;
-    const fromNode = from === undefined ? undefined : byId.get(from);
-    const toNode = to === undefined ? undefined : byId.get(to);
+    // Edge lists are written along paths (`a -> b -> c` gives a→b, b→c) and fans (`a -> [b, c]`
+    // gives a→b, a→c), so an end often repeats one of the previous edge's: comparing with
+    // those first skips most hash lookups, the costliest step of the model.
+    const fromNode = from === undefined ? undefined : from === lastTo ? lastToNode : from === lastFrom ? lastFromNode : byId.get(from);
+    const toNode = to === undefined ? undefined : to === lastTo ? lastToNode : to === lastFrom ? lastFromNode : byId.get(to);
+    lastFrom = from;
+    lastFromNode = fromNode;
+    lastTo = to;
+    lastToNode = toNode;
     if (from === undefined || to === undefined) problem(index, "malformed", scratch, fromNode, toNode);
     else if (!fromNode || !toNode) problem(index, "dangling", scratch, fromNode, toNode);
     else if (fromNode === toNode) problem(index, "self", scratch, fromNode, toNode);
@@ -202,56 +204,61 @@ export function buildModel(input: unknown): GraphModel {
     }
   }
 
-  // Repeated edges: walk each node's joined edges in file order, remembering for each
-  // target the first edge that reached it from this node.
+  // One walk over each node's joined edges, in file order, finds the repeats (remembering
+  // for each target the first edge that reached it from this node), the edges into a trigger
+  // or out of a destination, and lays out the successors of the remaining ("ok") edges.
+  // Grouping by source with a stable counting sort keeps file order within each node, so the
+  // successor lists come out exactly as a counting sort of the ok edges would make them.
   const size = graphNodes.length;
   const joinedOrder = new Int32Array(joinedCount);
   for (let e = 0; e < joinedCount; e++) joinedOrder[e] = e;
   const byEdge = buildAdjacency(size, joinFrom, joinedOrder, joinedCount);
   const firstEdgeTo = new Int32Array(size).fill(-1);
-  const repeatOf = new Int32Array(joinedCount).fill(-1);
+  const isOk = new Uint8Array(joinedCount);
+  const successorOffsets = new Int32Array(size + 1);
+  const successorTargets = new Int32Array(joinedCount);
+  let okCount = 0;
+  const endpoints = (e: number): EdgeFields => ({ from: graphNodes[joinFrom[e]!]!.id, to: graphNodes[joinTo[e]!]!.id, clean: false });
   for (let node = 0; node < size; node++) {
+    const fromNode = graphNodes[node]!;
+    const fromDestination = fromNode.kind === "destination";
     const startK = byEdge.offsets[node]!;
     const endK = byEdge.offsets[node + 1]!;
     for (let k = startK; k < endK; k++) {
       const e = byEdge.targets[k]!;
       const target = joinTo[e]!;
       const first = firstEdgeTo[target]!;
-      if (first >= startK && first < k) repeatOf[e] = joinIndex[byEdge.targets[first]!]!;
-      else firstEdgeTo[target] = k;
+      if (first >= startK && first < k) {
+        problem(joinIndex[e]!, "duplicate", endpoints(e), fromNode, graphNodes[target]!).duplicateOf = joinIndex[byEdge.targets[first]!]!;
+        continue;
+      }
+      firstEdgeTo[target] = k;
+      const toNode = graphNodes[target]!;
+      if (toNode.kind === "trigger") problem(joinIndex[e]!, "into-trigger", endpoints(e), fromNode, toNode);
+      else if (fromDestination) problem(joinIndex[e]!, "from-destination", endpoints(e), fromNode, toNode);
+      else {
+        isOk[e] = 1;
+        successorTargets[okCount++] = target;
+      }
     }
+    successorOffsets[node + 1] = okCount;
   }
-  const okFrom = new Int32Array(joinedCount);
-  const okTo = new Int32Array(joinedCount);
-  const okIndex = new Int32Array(joinedCount);
-  let okCount = 0;
-  const endpoints = (e: number): EdgeFields => ({ from: graphNodes[joinFrom[e]!]!.id, to: graphNodes[joinTo[e]!]!.id, clean: false });
-  for (let e = 0; e < joinedCount; e++) {
-    const fromNode = graphNodes[joinFrom[e]!]!;
-    const toNode = graphNodes[joinTo[e]!]!;
-    if (repeatOf[e]! >= 0) problem(joinIndex[e]!, "duplicate", endpoints(e), fromNode, toNode).duplicateOf = repeatOf[e]!;
-    else if (toNode.kind === "trigger") problem(joinIndex[e]!, "into-trigger", endpoints(e), fromNode, toNode);
-    else if (fromNode.kind === "destination") problem(joinIndex[e]!, "from-destination", endpoints(e), fromNode, toNode);
-    else {
-      okFrom[okCount] = joinFrom[e]!;
-      okTo[okCount] = joinTo[e]!;
-      okIndex[okCount] = joinIndex[e]!;
-      okCount++;
-    }
+  const okFrom = new Int32Array(okCount);
+  const okTo = new Int32Array(okCount);
+  const okIndex = new Int32Array(okCount);
+  for (let e = 0, o = 0; e < joinedCount; e++) {
+    if (isOk[e] === 0) continue;
+    okFrom[o] = joinFrom[e]!;
+    okTo[o] = joinTo[e]!;
+    okIndex[o] = joinIndex[e]!;
+    o++;
   }
   // Problems were found in two passes; rules report them in file order.
   problemEdges.sort((a, b) => a.index - b.index);
-  const successors = buildAdjacency(size, okFrom, okTo, okCount);
+  const successors = { offsets: successorOffsets, targets: successorTargets.subarray(0, okCount) };
   const predecessors = buildAdjacency(size, okTo, okFrom, okCount);
 
-  let topLevelTrigger: TopLevelSpec | undefined;
-  const topLevelDestinations: TopLevelSpec[] = [];
-  if (isVersionBody) {
-    if (hasOwnField(input, "trigger")) topLevelTrigger = { pointer: "/trigger", raw: ownField(input, "trigger") };
-    const destinations = ownField(input, "destinations");
-    if (Array.isArray(destinations))
-      destinations.forEach((raw, i) => topLevelDestinations.push({ pointer: `/destinations/${i}`, raw }));
-  }
+  const { topLevelTrigger, topLevelDestinations } = topLevelSpecs(input, isVersionBody);
 
   return {
     input,
@@ -259,11 +266,13 @@ export function buildModel(input: unknown): GraphModel {
     isVersionBody,
     graph,
     graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
-    clean,
+    clean: envelopeClean && uncleanNodeCount === 0 && uncleanEdges.length === 0,
     nodes,
     edgeCount: edgeList.length,
     problemEdges,
     okEdges: { count: okCount, from: okFrom, to: okTo, index: okIndex },
+    rawNodes: nodeList,
+    uncleanNodeCount,
     rawEdges: edgeList,
     uncleanEdges,
     edgesPointer,
@@ -274,6 +283,120 @@ export function buildModel(input: unknown): GraphModel {
     successors,
     predecessors,
   };
+}
+
+/** Where the Definition is in `input`, and its node and edge arrays (whatever they are). */
+function locateGraph(input: unknown) {
+  const isVersionBody = isVersionSaveBody(input);
+  const graphPointer = isVersionBody ? "/scope/graph" : "";
+  let graph: Record<string, unknown> | null = null;
+  if (isVersionBody) {
+    const scope = ownField(input, "scope");
+    const inner = isPlainObject(scope) ? ownField(scope, "graph") : undefined;
+    graph = isPlainObject(inner) ? inner : null;
+  } else if (isPlainObject(input)) {
+    graph = input;
+  }
+  const rawNodes = graph ? ownField(graph, "nodes") : undefined;
+  const rawEdges = graph ? ownField(graph, "edges") : undefined;
+  return { isVersionBody, graphPointer, graph, rawNodes, rawEdges };
+}
+
+/** A version-save body's own `trigger` and `destinations`. */
+function topLevelSpecs(input: unknown, isVersionBody: boolean): { topLevelTrigger: TopLevelSpec | undefined; topLevelDestinations: TopLevelSpec[] } {
+  let topLevelTrigger: TopLevelSpec | undefined;
+  const topLevelDestinations: TopLevelSpec[] = [];
+  if (isVersionBody) {
+    const body = input as Record<string, unknown>;
+    if (hasOwnField(body, "trigger")) topLevelTrigger = { pointer: "/trigger", raw: ownField(body, "trigger") };
+    const destinations = ownField(body, "destinations");
+    if (Array.isArray(destinations))
+      destinations.forEach((raw, i) => topLevelDestinations.push({ pointer: `/destinations/${i}`, raw }));
+  }
+  return { topLevelTrigger, topLevelDestinations };
+}
+
+/**
+ * The model of `input`, made from `previous` (the model of an earlier input) when `input`
+ * differs from it only inside node objects, for callers that build a new version of a
+ * document from the old one's objects (the DSL's CompileCache does) and never mutate an
+ * object once checked. The edge array must hold the same edges (the very objects, or equal
+ * ones), and the node array the same node objects but for the ones returned in `changed`,
+ * each with the id and kind of the node it replaces; then the ids, the edges and everything derived from them
+ * are as before, and only the changed nodes are read again. `changed` lists the nodes whose
+ * content changed (a new object equal to the old one, key order included, is not a change). Returns undefined when `input`
+ * is not such a version (the caller then builds the model afresh).
+ *
+ * `previous` is consumed: its NodeInfo objects are updated in place and shared with the
+ * result, so only the result may be used afterwards.
+ */
+export function patchModel(previous: GraphModel, input: unknown): { model: GraphModel; changed: number[] } | undefined {
+  const { isVersionBody, graph, rawNodes, rawEdges } = locateGraph(input);
+  if (graph === null || isVersionBody !== previous.isVersionBody || !previous.graphUsable) return undefined;
+  if (!Array.isArray(rawNodes) || !Array.isArray(rawEdges)) return undefined;
+  const oldNodes = previous.rawNodes;
+  const oldEdges = previous.rawEdges;
+  if (rawNodes.length !== oldNodes.length || rawEdges.length !== oldEdges.length) return undefined;
+  for (let i = 0; i < rawEdges.length; i++)
+    if (rawEdges[i] !== oldEdges[i] && !jsonEqual(rawEdges[i], oldEdges[i], { keyOrder: true })) return undefined;
+  // A node compiled again from unchanged text is a new object with the same content: it is
+  // not a change (its reading and its faults, pointers included, would be the same).
+  const changed: number[] = [];
+  const sameContent: number[] = [];
+  for (let i = 0; i < rawNodes.length; i++) {
+    if (rawNodes[i] === oldNodes[i]) continue;
+    if (jsonEqual(rawNodes[i], oldNodes[i], { keyOrder: true })) sameContent.push(i);
+    else changed.push(i);
+  }
+
+  // Read every changed node before touching the model, so a refusal leaves `previous` whole.
+  const reader = new FieldReader();
+  const readings: NodeInfo[] = [];
+  for (const index of changed) {
+    const info = previous.nodes[index]!;
+    const value = rawNodes[index];
+    if (info.raw === null || !isPlainObject(value)) return undefined;
+    const reading = new NodeInfo("", index, value);
+    reader.readNode(value, reading);
+    if (reading.id !== info.id || reading.kind !== info.kind) return undefined;
+    readings.push(reading);
+  }
+  for (const index of sameContent) if (previous.nodes[index]!.raw) previous.nodes[index]!.raw = rawNodes[index] as Record<string, unknown>;
+  let uncleanNodeCount = previous.uncleanNodeCount;
+  changed.forEach((index, k) => {
+    const info = previous.nodes[index]!;
+    const reading = readings[k]!;
+    uncleanNodeCount += Number(!reading.clean) - Number(!info.clean);
+    info.raw = reading.raw;
+    copyFields(reading, info);
+  });
+  const envelopeClean = isCleanEnvelope(reader, input, graph, isVersionBody);
+  return {
+    model: {
+      ...previous,
+      input,
+      graph,
+      clean: envelopeClean && uncleanNodeCount === 0 && previous.uncleanEdges.length === 0,
+      rawNodes,
+      uncleanNodeCount,
+      rawEdges,
+      ...topLevelSpecs(input, isVersionBody),
+    },
+    changed,
+  };
+}
+
+function copyFields(from: NodeFields, to: NodeFields): void {
+  to.id = from.id;
+  to.kind = from.kind;
+  to.partId = from.partId;
+  to.partVersion = from.partVersion;
+  to.hasTerminal = from.hasTerminal;
+  to.terminal = from.terminal;
+  to.jobId = from.jobId;
+  to.jobVersion = from.jobVersion;
+  to.subjectRefs = from.subjectRefs;
+  to.clean = from.clean;
 }
 
 /**

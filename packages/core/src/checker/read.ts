@@ -90,36 +90,53 @@ export class FieldReader {
     return canonicalId && kind;
   }
 
-  isCleanJob(value: unknown): boolean {
-    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
-    let id = false;
-    let version = false;
-    for (const field in value) {
-      const v = value[field];
-      if (typeof v !== "string") return false;
-      if (field === "id") id = true;
-      else if (field === "version") version = true;
-      else return false;
+  /**
+   * Reads a part's `terminal` object into `target` (its job's id and version, its subject
+   * list) and returns whether it is clean. Rules use the fields read here instead of reading
+   * the object again.
+   */
+  readTerminal(value: unknown, target: NodeFields): boolean {
+    if (!isPlainObject(value)) return false;
+    if (!this.canEnumerateOwnFields(value)) {
+      readTerminalFieldByField(value, target);
+      return false;
     }
-    return id && version;
-  }
-
-  isCleanTerminal(value: unknown): boolean {
-    if (!isPlainObject(value) || !this.canEnumerateOwnFields(value)) return false;
     let job = false;
     let refs = false;
+    let clean = true;
     for (const field in value) {
       const v = value[field];
       if (field === "job") {
-        if (!this.isCleanJob(v)) return false;
         job = true;
+        if (!this.readJob(v, target)) clean = false;
       } else if (field === "subjectRefs") {
-        if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!this.isCleanSubject(v[i])) return false;
         refs = true;
-      } else return false;
+        if (!Array.isArray(v)) clean = false;
+        else {
+          target.subjectRefs = v;
+          if (clean) for (let i = 0; i < v.length; i++) if (!this.isCleanSubject(v[i])) { clean = false; break; }
+        }
+      } else clean = false;
     }
-    return job && refs;
+    return clean && job && refs;
+  }
+
+  /** Reads a terminal's `job` (id and version, when strings) into `target`; whether it is clean. */
+  private readJob(value: unknown, target: NodeFields): boolean {
+    if (!isPlainObject(value)) return false;
+    if (!this.canEnumerateOwnFields(value)) {
+      readJobFieldByField(value, target);
+      return false;
+    }
+    let clean = true;
+    for (const field in value) {
+      const v = value[field];
+      if (typeof v !== "string") clean = false;
+      else if (field === "id") target.jobId = v;
+      else if (field === "version") target.jobVersion = v;
+      if (field !== "id" && field !== "version") clean = false;
+    }
+    return clean && target.jobId !== undefined && target.jobVersion !== undefined;
   }
 
   /** Reads a node object's fields into `target`; see `NodeFields`. */
@@ -163,6 +180,7 @@ export class FieldReader {
     target.partVersion = partVersion;
     target.hasTerminal = hasTerminal;
     target.terminal = terminal;
+    const terminalClean = hasTerminal && resolved === "part" && this.readTerminal(terminal, target);
     let clean = !others && target.id !== undefined && resolved !== undefined;
     if (clean) {
       // Only the fields of the node's own kind (KNOWN_NODE_FIELDS), each valid.
@@ -171,7 +189,7 @@ export class FieldReader {
           clean = !hasPartId && partVersion === undefined && !hasTerminal && !hasDestination && !hasBelowFloor && hasTrigger && this.isCleanTriggerSpec(trigger);
           break;
         case "part":
-          clean = !hasTrigger && !hasDestination && !hasBelowFloor && typeof partId === "string" && typeof partVersion === "string" && (!hasTerminal || this.isCleanTerminal(terminal));
+          clean = !hasTrigger && !hasDestination && !hasBelowFloor && typeof partId === "string" && typeof partVersion === "string" && (!hasTerminal || terminalClean);
           break;
         case "gate":
           clean = !hasPartId && partVersion === undefined && !hasTerminal && !hasTrigger && !hasDestination && belowFloor === "hold";
@@ -221,6 +239,10 @@ export interface NodeFields {
   hasTerminal: boolean;
   /** The `terminal` value, whatever it is. */
   terminal: unknown;
+  /** Of a part's `terminal` object: `job.id` and `job.version` when strings, `subjectRefs` when an array. */
+  jobId: string | undefined;
+  jobVersion: string | undefined;
+  subjectRefs: unknown[] | undefined;
   /** See the file comment. */
   clean: boolean;
 }
@@ -248,5 +270,21 @@ function readNodeFieldByField(raw: Record<string, unknown>, target: NodeFields):
   target.partVersion = ownField(raw, "partVersion");
   target.hasTerminal = hasOwnField(raw, "terminal");
   target.terminal = ownField(raw, "terminal");
+  if (kind === "part") readTerminalFieldByField(target.terminal, target);
   target.clean = false;
+}
+
+function readTerminalFieldByField(terminal: unknown, target: NodeFields): void {
+  if (!isPlainObject(terminal)) return;
+  const refs = ownField(terminal, "subjectRefs");
+  if (Array.isArray(refs)) target.subjectRefs = refs;
+  readJobFieldByField(ownField(terminal, "job"), target);
+}
+
+function readJobFieldByField(job: unknown, target: NodeFields): void {
+  if (!isPlainObject(job)) return;
+  const id = ownField(job, "id");
+  const version = ownField(job, "version");
+  if (typeof id === "string") target.jobId = id;
+  if (typeof version === "string") target.jobVersion = version;
 }

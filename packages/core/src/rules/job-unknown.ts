@@ -1,6 +1,4 @@
 import { defineRule } from "./rule.js";
-import { partNodes } from "./parts.js";
-import { isPlainObject, ownField } from "../model.js";
 import { nodeName, quoteList } from "./describe.js";
 
 export default defineRule({
@@ -11,37 +9,31 @@ export default defineRule({
     rationale: "Each terminal part offers specific jobs at specific versions; the service cannot run any other.",
     fix: "Use a job id and version the part offers (listed in the message).",
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      const partId = node.partId;
-      const jobs = partId === undefined ? undefined : ctx.partOf(node)?.terminal?.jobs;
-      const terminal = node.terminal;
-      if (!jobs || !isPlainObject(terminal)) continue;
-      const job = ownField(terminal, "job");
-      if (!isPlainObject(job)) continue;
-      const id = ownField(job, "id");
-      const version = ownField(job, "version");
-      if (typeof id !== "string" || typeof version !== "string") continue;
-      if (jobs.some((offered) => offered.id === id && offered.version === version)) continue;
-      const offered = jobs.map((j) => `${j.id}@${j.version}`);
-      const sameId = jobs.filter((j) => j.id === id);
-      const pointer = `${node.pointer}/terminal/job`;
-      if (sameId.length) {
-        ctx.report({
-          nodeId: node.id ?? null,
-          pointer: `${pointer}/version`,
-          message: `Part ${nodeName(node)} runs job \`${id}\` at version \`${version}\`, but \`${partId}\` offers it only at ${quoteList(sameId.map((j) => j.version))}.`,
-          suggestion: sameId[sameId.length - 1]!.version,
-        });
-        continue;
-      }
-      const suggestion = ctx.suggester.closest(id, jobs.map((j) => j.id)) ?? (jobs.length === 1 ? jobs[0]!.id : undefined);
+  part(node, ctx) {
+    const partId = node.partId;
+    const jobs = partId === undefined ? undefined : ctx.partOf(node)?.terminal?.jobs;
+    const id = node.jobId;
+    const version = node.jobVersion;
+    if (!jobs || id === undefined || version === undefined) return;
+    if (jobs.some((offered) => offered.id === id && offered.version === version)) return;
+    const offered = jobs.map((j) => `${j.id}@${j.version}`);
+    const sameId = jobs.filter((j) => j.id === id);
+    const pointer = `${node.pointer}/terminal/job`;
+    if (sameId.length) {
       ctx.report({
         nodeId: node.id ?? null,
-        pointer: `${pointer}/id`,
-        message: `Part ${nodeName(node)} runs job \`${id}\`, which \`${partId}\` does not offer (it offers ${quoteList(offered)}).${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`,
-        suggestion,
+        pointer: `${pointer}/version`,
+        message: `Part ${nodeName(node)} runs job \`${id}\` at version \`${version}\`, but \`${partId}\` offers it only at ${quoteList(sameId.map((j) => j.version))}.`,
+        suggestion: sameId[sameId.length - 1]!.version,
       });
+      return;
     }
+    const suggestion = ctx.suggester.closest(id, jobs.map((j) => j.id)) ?? (jobs.length === 1 ? jobs[0]!.id : undefined);
+    ctx.report({
+      nodeId: node.id ?? null,
+      pointer: `${pointer}/id`,
+      message: `Part ${nodeName(node)} runs job \`${id}\`, which \`${partId}\` does not offer (it offers ${quoteList(offered)}).${suggestion ? ` Did you mean \`${suggestion}\`?` : ""}`,
+      suggestion,
+    });
   },
 });

@@ -1,5 +1,4 @@
 import { defineRule } from "./rule.js";
-import { partNodes } from "./parts.js";
 import { nodeName } from "./describe.js";
 
 export default defineRule({
@@ -11,17 +10,15 @@ export default defineRule({
     fix: "Use a part id from the catalogue (`wfkit` suggests the closest one).",
     assumptions: ["The edges of an unknown part are not judged: what it requires and produces is unknown, so no `edge-incompatible` fault is derived from it."],
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      const partId = node.partId;
-      if (partId === undefined || ctx.partOf(node)) continue;
-      const suggestion = ctx.suggester.closest(partId, ctx.catalogue.partIds);
-      ctx.report({
-        nodeId: node.id ?? null,
-        pointer: `${node.pointer}/partId`,
-        message: `Part ${nodeName(node)} uses \`${partId}\`, which is not in the catalogue, so the service cannot run it.${suggestion ? ` Did you mean \`${suggestion}\`?` : " Check the part id against the catalogue."}`,
-        suggestion,
-      });
-    }
+  part(node, ctx) {
+    const partId = node.partId;
+    if (partId === undefined || ctx.partOf(node)) return;
+    const suggestion = ctx.suggester.closest(partId, ctx.catalogue.partIds);
+    ctx.report({
+      nodeId: node.id ?? null,
+      pointer: `${node.pointer}/partId`,
+      message: `Part ${nodeName(node)} uses \`${partId}\`, which is not in the catalogue, so the service cannot run it.${suggestion ? ` Did you mean \`${suggestion}\`?` : " Check the part id against the catalogue."}`,
+      suggestion,
+    });
   },
 });

@@ -1,5 +1,4 @@
 import { defineRule } from "./rule.js";
-import { partNodes } from "./parts.js";
 import { nodeName, quoteList } from "./describe.js";
 
 export default defineRule({
@@ -11,19 +10,17 @@ export default defineRule({
     fix: "Set `partVersion` to one of the versions listed in the message.",
     assumptions: ["The suggested version is the last one the catalogue lists for the part, taken to be the newest."],
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      const part = ctx.partOf(node);
-      if (!part) continue;
-      const version = node.partVersion;
-      if (!part || typeof version !== "string" || part.versions.includes(version)) continue;
-      const suggestion = part.versions[part.versions.length - 1];
-      ctx.report({
-        nodeId: node.id ?? null,
-        pointer: `${node.pointer}/partVersion`,
-        message: `Part ${nodeName(node)} asks for version \`${version}\` of \`${part.partId}\`, which the catalogue does not offer (it offers ${quoteList(part.versions)}).`,
-        suggestion,
-      });
-    }
+  part(node, ctx) {
+    const part = ctx.partOf(node);
+    if (!part) return;
+    const version = node.partVersion;
+    if (!part || typeof version !== "string" || part.versions.includes(version)) return;
+    const suggestion = part.versions[part.versions.length - 1];
+    ctx.report({
+      nodeId: node.id ?? null,
+      pointer: `${node.pointer}/partVersion`,
+      message: `Part ${nodeName(node)} asks for version \`${version}\` of \`${part.partId}\`, which the catalogue does not offer (it offers ${quoteList(part.versions)}).`,
+      suggestion,
+    });
   },
 });

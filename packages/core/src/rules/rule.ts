@@ -1,5 +1,6 @@
 import type { Severity } from "../fault.js";
 import type { RuleContext } from "../checker/context.js";
+import type { PartNode } from "./parts.js";
 
 export interface RuleMeta {
   /** Stable code reported on every fault; also the rule's file name and doc page name. */
@@ -15,10 +16,17 @@ export interface RuleMeta {
   readonly assumptions?: readonly string[];
 }
 
-export interface Rule {
-  readonly meta: RuleMeta;
-  check(ctx: RuleContext): void;
-}
+/**
+ * A rule judges the whole input in `check`, or one part node at a time in `part`. The runner
+ * (validate.ts) walks the part nodes once and calls every `part` rule on each, so the part
+ * rules share one pass over the nodes instead of making one each (the node objects of a
+ * large graph do not stay in the CPU cache between passes). Either way a rule reports in
+ * document order, and the runner keeps each rule's faults together, in rule order.
+ */
+export type Rule = { readonly meta: RuleMeta } & (
+  | { check(ctx: RuleContext): void; part?: undefined }
+  | { part(node: PartNode, ctx: RuleContext): void; check?: undefined }
+);
 
 export function defineRule(rule: Rule): Rule {
   return rule;

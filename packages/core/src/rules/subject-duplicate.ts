@@ -1,5 +1,5 @@
 import { defineRule } from "./rule.js";
-import { partNodes, subjectRefsOf, canonicalIdOf } from "./parts.js";
+import { subjectRefsOf, canonicalIdOf } from "./parts.js";
 import { nodeName } from "./describe.js";
 
 export default defineRule({
@@ -10,27 +10,25 @@ export default defineRule({
     rationale: "Listing a company twice runs (and charges for) it twice, and a comparison of a company with itself says nothing.",
     fix: "Remove the repeated subject, or replace it with the company you meant.",
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      const refs = subjectRefsOf(node);
-      // Most parts list one or two subjects: no map for those.
-      if (!refs || refs.length < 2) continue;
-      const firstIndex = new Map<string, number>();
-      refs.forEach((ref, index) => {
-        const id = canonicalIdOf(ref);
-        if (id === undefined) return;
-        const first = firstIndex.get(id);
-        if (first === undefined) {
-          firstIndex.set(id, index);
-          return;
-        }
-        ctx.report({
-          nodeId: node.id ?? null,
-          pointer: `${node.pointer}/terminal/subjectRefs/${index}`,
-          message: `Part ${nodeName(node)} lists subject \`${id}\` twice (subjects ${first + 1} and ${index + 1}); remove the repeat or pin the company you meant.`,
-          related: [{ nodeId: node.id ?? null, pointer: `${node.pointer}/terminal/subjectRefs/${first}`, message: `\`${id}\` is first listed here` }],
-        });
+  part(node, ctx) {
+    const refs = subjectRefsOf(node);
+    // Most parts list one or two subjects: no map for those.
+    if (!refs || refs.length < 2) return;
+    const firstIndex = new Map<string, number>();
+    refs.forEach((ref, index) => {
+      const id = canonicalIdOf(ref);
+      if (id === undefined) return;
+      const first = firstIndex.get(id);
+      if (first === undefined) {
+        firstIndex.set(id, index);
+        return;
+      }
+      ctx.report({
+        nodeId: node.id ?? null,
+        pointer: `${node.pointer}/terminal/subjectRefs/${index}`,
+        message: `Part ${nodeName(node)} lists subject \`${id}\` twice (subjects ${first + 1} and ${index + 1}); remove the repeat or pin the company you meant.`,
+        related: [{ nodeId: node.id ?? null, pointer: `${node.pointer}/terminal/subjectRefs/${first}`, message: `\`${id}\` is first listed here` }],
       });
-    }
+    });
   },
 });

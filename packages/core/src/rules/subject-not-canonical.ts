@@ -1,5 +1,5 @@
 import { defineRule } from "./rule.js";
-import { partNodes, subjectRefsOf, canonicalIdOf } from "./parts.js";
+import { subjectRefsOf, canonicalIdOf } from "./parts.js";
 import { isPlainObject, ownField } from "../model.js";
 import type { CatalogueSubject } from "../catalogue.js";
 import { nodeName, show } from "./describe.js";
@@ -16,25 +16,23 @@ export default defineRule({
       "The suggestion comes from the catalogue's offline `subjects` table, matched on canonical id, label or identifier value, ignoring case.",
     ],
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      // A clean node's subjects are all pinned (checker/read.ts).
-      if (node.clean) continue;
-      const refs = subjectRefsOf(node);
-      if (!refs) continue;
-      refs.forEach((ref, index) => {
-        if (canonicalIdOf(ref) !== undefined) return;
-        const hint = hintOf(ref);
-        const match = hint === undefined ? undefined : findSubject(ctx.catalogue.subjects, hint);
-        const what = typeof ref === "string" ? `the name ${show(ref)}` : isPlainObject(ref) && hint !== undefined ? `the unpinned hint ${show(hint)}` : show(ref);
-        ctx.report({
-          nodeId: node.id ?? null,
-          pointer: `${node.pointer}/terminal/subjectRefs/${index}`,
-          message: `Subject ${index + 1} of part ${nodeName(node)} is ${what}, not a pinned subject. Terminal parts run against canonical companies: resolve it and use the subject object.${match ? ` The catalogue pins it as \`${match.canonicalId}\` (${match.label}).` : ""}`,
-          suggestion: match ? JSON.stringify({ canonicalId: match.canonicalId, kind: match.kind, label: match.label, identifiers: match.identifiers ?? [] }) : undefined,
-        });
+  part(node, ctx) {
+    // A clean node's subjects are all pinned (checker/read.ts).
+    if (node.clean) return;
+    const refs = subjectRefsOf(node);
+    if (!refs) return;
+    refs.forEach((ref, index) => {
+      if (canonicalIdOf(ref) !== undefined) return;
+      const hint = hintOf(ref);
+      const match = hint === undefined ? undefined : findSubject(ctx.catalogue.subjects, hint);
+      const what = typeof ref === "string" ? `the name ${show(ref)}` : isPlainObject(ref) && hint !== undefined ? `the unpinned hint ${show(hint)}` : show(ref);
+      ctx.report({
+        nodeId: node.id ?? null,
+        pointer: `${node.pointer}/terminal/subjectRefs/${index}`,
+        message: `Subject ${index + 1} of part ${nodeName(node)} is ${what}, not a pinned subject. Terminal parts run against canonical companies: resolve it and use the subject object.${match ? ` The catalogue pins it as \`${match.canonicalId}\` (${match.label}).` : ""}`,
+        suggestion: match ? JSON.stringify({ canonicalId: match.canonicalId, kind: match.kind, label: match.label, identifiers: match.identifiers ?? [] }) : undefined,
       });
-    }
+    });
   },
 });
 

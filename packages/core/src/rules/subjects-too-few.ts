@@ -1,5 +1,5 @@
 import { defineRule } from "./rule.js";
-import { partNodes, subjectRefsOf } from "./parts.js";
+import { subjectRefsOf } from "./parts.js";
 import { minSubjectsOf } from "../catalogue.js";
 import { nodeName } from "./describe.js";
 
@@ -12,18 +12,16 @@ export default defineRule({
     fix: "Pin more subjects (the message says how many the part needs).",
     assumptions: ["Every entry of `subjectRefs` counts, pinned or not and repeated or not: those are faults of their own, so a list is not reported twice for one mistake."],
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      const part = ctx.partOf(node);
-      const refs = subjectRefsOf(node);
-      if (!part?.terminal || !refs) continue;
-      const needed = minSubjectsOf(part);
-      if (refs.length >= needed) continue;
-      ctx.report({
-        nodeId: node.id ?? null,
-        pointer: `${node.pointer}/terminal/subjectRefs`,
-        message: `Part ${nodeName(node)} (\`${part.partId}\`) has ${refs.length} subject${refs.length === 1 ? "" : "s"} but needs at least ${needed}${needed >= 2 ? " (a comparing step needs two companies to compare)" : ""}. Pin ${needed - refs.length} more.`,
-      });
-    }
+  part(node, ctx) {
+    const part = ctx.partOf(node);
+    const refs = subjectRefsOf(node);
+    if (!part?.terminal || !refs) return;
+    const needed = minSubjectsOf(part);
+    if (refs.length >= needed) return;
+    ctx.report({
+      nodeId: node.id ?? null,
+      pointer: `${node.pointer}/terminal/subjectRefs`,
+      message: `Part ${nodeName(node)} (\`${part.partId}\`) has ${refs.length} subject${refs.length === 1 ? "" : "s"} but needs at least ${needed}${needed >= 2 ? " (a comparing step needs two companies to compare)" : ""}. Pin ${needed - refs.length} more.`,
+    });
   },
 });

@@ -1,5 +1,4 @@
 import { defineRule } from "./rule.js";
-import { partNodes } from "./parts.js";
 import { isTerminalPartId } from "../catalogue.js";
 import { nodeName } from "./describe.js";
 
@@ -11,17 +10,15 @@ export default defineRule({
     rationale: "A terminal part runs a job against pinned subjects; without its `terminal` object it has no job and no subjects to run.",
     fix: "Add `\"terminal\": {\"job\": {\"id\": ..., \"version\": \"1\"}, \"subjectRefs\": [...]}`.",
   },
-  check(ctx) {
-    for (const node of partNodes(ctx)) {
-      const partId = node.partId;
-      if (partId === undefined || !isTerminalPartId(partId) || node.hasTerminal) continue;
-      const job = ctx.partOf(node)?.terminal?.jobs[0];
-      ctx.report({
-        nodeId: node.id ?? null,
-        pointer: node.pointer,
-        message: `Terminal part ${nodeName(node)} (\`${partId}\`) has no \`terminal\` object, so it has no job to run and no subjects to run it on. Add one with a \`job\` and pinned \`subjectRefs\`.`,
-        suggestion: job ? JSON.stringify({ job: { id: job.id, version: job.version }, subjectRefs: [] }) : undefined,
-      });
-    }
+  part(node, ctx) {
+    const partId = node.partId;
+    if (partId === undefined || !isTerminalPartId(partId) || node.hasTerminal) return;
+    const job = ctx.partOf(node)?.terminal?.jobs[0];
+    ctx.report({
+      nodeId: node.id ?? null,
+      pointer: node.pointer,
+      message: `Terminal part ${nodeName(node)} (\`${partId}\`) has no \`terminal\` object, so it has no job to run and no subjects to run it on. Add one with a \`job\` and pinned \`subjectRefs\`.`,
+      suggestion: job ? JSON.stringify({ job: { id: job.id, version: job.version }, subjectRefs: [] }) : undefined,
+    });
   },
 });

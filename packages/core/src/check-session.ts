@@ -1,0 +1,120 @@
+/**
+ * Checking successive versions of one document, each at about the cost of what changed: for
+ * editors, which check on every keystroke. The verdict is always exactly `validateDefinition`'s.
+ *
+ * When a version differs from the last only inside some node objects (same edge objects,
+ * the other node objects the same, each changed node keeping its id and kind), the model is
+ * patched instead of rebuilt (patchModel) and the part rules, which judge one node at a time
+ * against the catalogue, run only on the changed nodes; the faults they found on the other
+ * nodes are kept. The whole-input rules run every time, on the patched model.
+ *
+ * The objects of a checked version must never be mutated afterwards: reuse is decided by
+ * object identity. The DSL's CompileCache gives exactly such versions.
+ */
+import type { Catalogue } from "./catalogue.js";
+import { indexCatalogue } from "./catalogue.js";
+import { defaultCatalogue } from "./default-catalogue.js";
+import type { Fault } from "./fault.js";
+import { buildModel, patchModel, type GraphModel } from "./checker/model.js";
+import { RuleContext } from "./checker/context.js";
+import { runCheckRules, runPartRules, sortByRule } from "./checker/run.js";
+import { rules } from "./rules/index.js";
+import { estimateCost } from "./estimate.js";
+import { jsonEqual } from "./json-equal.js";
+import { isPlainObject, isVersionSaveBody } from "./model.js";
+import { validateDefinition, catalogueProblem, type ValidationResult } from "./validate.js";
+
+export class CheckSession {
+  private model: GraphModel | undefined;
+  private catalogue: Catalogue | undefined;
+  /** The part rules' faults, by node index (undefined: none). */
+  private partFaults: (Fault[] | undefined)[] = [];
+  private lastInput: unknown;
+  private lastResult: ValidationResult | undefined;
+
+  /**
+   * How the last check was made: "same" (the input equals the last one), "patched" (see the
+   * file comment) or "built". For tests and benchmarks.
+   */
+  lastMode: "same" | "patched" | "built" | undefined;
+
+  /** `validateDefinition(input, { catalogue })`, reusing what it can of the previous call. */
+  check(input: unknown, catalogue: Catalogue = defaultCatalogue): ValidationResult {
+    if (catalogueProblem(catalogue) !== undefined) {
+      this.forget();
+      return validateDefinition(input, { catalogue });
+    }
+    try {
+      return this.checkIncrementally(input, catalogue);
+    } catch {
+      // As validateDefinition: only a value no JSON document can produce gets here; let it
+      // report, and start afresh next time.
+      this.forget();
+      return validateDefinition(input, { catalogue });
+    }
+  }
+
+  private checkIncrementally(input: unknown, catalogue: Catalogue): ValidationResult {
+    const patch = this.model && this.catalogue === catalogue ? patchModel(this.model, input) : undefined;
+    // The previous model is consumed by patchModel or replaced: forget it until this check ends.
+    this.model = undefined;
+    if (patch && patch.changed.length === 0 && this.lastResult && sameOutsideArrays(this.lastInput, input)) {
+      // An edit of spacing or a comment: the verdict is the last one (copied: callers own results).
+      this.model = patch.model;
+      this.lastInput = input;
+      this.lastMode = "same";
+      const copy = copyOf(this.lastResult);
+      return this.lastResult.ok ? { ok: true, definition: input as never, ...copy } : { ok: false, ...copy };
+    }
+    const model = patch ? patch.model : buildModel(input);
+    const faults: Fault[] = [];
+    const ctx = new RuleContext(model, indexCatalogue(catalogue), faults);
+    const partRules = runCheckRules(ctx, rules);
+    if (!patch) this.partFaults = new Array(model.nodes.length);
+    const toRun = patch ? patch.changed : model.nodes.map((_, index) => index);
+    for (const index of toRun) {
+      const before = faults.length;
+      runPartRules(ctx, partRules, model.nodes[index]!);
+      this.partFaults[index] = faults.length > before ? faults.splice(before) : undefined;
+    }
+    const partFaults = this.partFaults;
+    for (let index = 0; index < partFaults.length; index++) {
+      const found = partFaults[index];
+      if (found) for (const fault of found) faults.push({ ...fault });
+    }
+    sortByRule(faults, rules);
+    const estimate = estimateCost(ctx);
+    this.model = model;
+    this.catalogue = catalogue;
+    this.lastMode = patch ? "patched" : "built";
+    const ok = !faults.some((fault) => fault.severity === "error");
+    const result: ValidationResult = ok ? { ok, definition: input as never, estimate, faults } : { ok, faults, estimate };
+    this.lastInput = input;
+    this.lastResult = { ...result, ...copyOf(result) };
+    return result;
+  }
+
+  /** Drops everything kept from earlier checks. */
+  forget(): void {
+    this.model = undefined;
+    this.catalogue = undefined;
+    this.partFaults = [];
+    this.lastInput = undefined;
+    this.lastResult = undefined;
+    this.lastMode = undefined;
+  }
+}
+
+/** Faults and estimate as new objects: a caller may keep or change what it was given. */
+function copyOf({ faults, estimate }: ValidationResult): Pick<ValidationResult, "faults" | "estimate"> {
+  return { faults: faults.map((fault) => ({ ...fault })), estimate: { ...estimate, parts: estimate.parts.map((part) => ({ ...part })) } };
+}
+
+/**
+ * Two Definitions whose node and edge arrays patchModel found equal: equal when their other
+ * fields are (key order included). Version-save bodies are never taken as equal here.
+ */
+function sameOutsideArrays(last: unknown, next: unknown): boolean {
+  if (!isPlainObject(last) || !isPlainObject(next) || isVersionSaveBody(next)) return false;
+  return jsonEqual({ ...last, nodes: null, edges: null }, { ...next, nodes: null, edges: null }, { keyOrder: true });
+}
