@@ -220,16 +220,17 @@ describe("incremental analysis in the language service", () => {
     );
   });
 
-  it("reuses the last check when an edit leaves the definition as it was", () => {
+  it("reuses the last check when an edit leaves the definition as it was, and patches it after an edit inside a node", () => {
     let document = service.createDocument({ uri: "file:///c.wf", language: "wf", version: 1, text: RICH_WF });
     document.analysis;
-    const checked = document.history!.lastCheck!.result;
+    const session = document.history!.checkSession;
+    expect(session.lastMode).toBe("built");
     document = service.updateDocument(document, 2, [{ range: document.lines.rangeOf(0, 0), text: "# a new first line\n" }]);
     expect(serialise(document.analysis.faults)).toBe(serialise(analyzeSource(document.text, "wf").faults));
-    expect(document.history!.lastCheck!.result).toBe(checked);
+    expect(session.lastMode).toBe("same");
     const at = document.text.indexOf("pack@1");
     document = service.updateDocument(document, 3, [{ range: document.lines.rangeOf(at, at + 4), text: "packx" }]);
     expect(serialise(document.analysis.faults)).toBe(serialise(analyzeSource(document.text, "wf").faults));
-    expect(document.history!.lastCheck!.result).not.toBe(checked);
+    expect(session.lastMode).toBe("patched");
   });
 });

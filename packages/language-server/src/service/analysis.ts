@@ -4,7 +4,7 @@
  * JSON it is `analyzeSource` itself plus jsonc-parser's tree for hovers.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";
-import { analyzeCompiledWf, analyzeSource, jsonEqual, parseJsonSource, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
+import { analyzeCompiledWf, analyzeSource, parseJsonSource, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
 import type { WfkitDocument } from "./document.js";
 
 /** jsonc-parser's syntax tree, as @wfkit/dsl exposes it. */
@@ -43,8 +43,9 @@ function analyzeJson(document: WfkitDocument): Analysis {
 /**
  * `analyzeSource(text, "wf")` with each step made incremental: the parse (from the
  * document's incremental parser), the compile (reusing the statements the parser reused) and
- * the check (reused while the definition is the same as the one last checked, as after an
- * edit of a comment or of spacing). Placing faults and ordering them is the DSL's own code,
+ * the check (core's CheckSession: the last verdict while the definition is the same, as
+ * after an edit of a comment or of spacing, else a check that re-reads only the nodes the
+ * compile did not reuse). Placing faults and ordering them is the DSL's own code,
  * so the result is exactly the CLI's.
  */
 function analyzeWf(document: WfkitDocument): Analysis {
@@ -53,13 +54,9 @@ function analyzeWf(document: WfkitDocument): Analysis {
   const catalogue = document.catalogue;
   const result = analyzeCompiledWf(document.parsed, compiled, {
     catalogue,
-    check: (definition) => {
-      const last = history?.lastCheck;
-      if (last && last.catalogue === catalogue && jsonEqual(last.definition, definition, { keyOrder: true })) return last.result;
-      const checked = validateDefinition(definition, { catalogue });
-      if (history) history.lastCheck = { definition, catalogue, result: checked };
-      return checked;
-    },
+    // The session reuses the last check for an equal definition (an edit of spacing or a
+    // comment) and otherwise re-reads only the nodes the compile did not reuse.
+    check: (definition) => (history ? history.checkSession.check(definition, catalogue) : validateDefinition(definition, { catalogue })),
   });
   return {
     faults: result.faults,

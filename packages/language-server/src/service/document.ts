@@ -9,7 +9,7 @@
  * Only the latest version of a document may be queried: reusing a parse moves its syntax
  * trees (see wf/incremental-parser.ts).
  */
-import type { Catalogue, ValidationResult } from "@wfkit/core";
+import { CheckSession, type Catalogue, type ValidationResult } from "@wfkit/core";
 import { CompileCache, LineIndex, compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
 import { SymbolTable } from "./wf/symbols.js";
 import { analyzeDocument, type Analysis } from "./analysis.js";
@@ -22,8 +22,8 @@ export class DocumentHistory {
   readonly parser = new IncrementalParser();
   /** Each statement's compiled output, reused for the statements the parser reused. */
   readonly compileCache = new CompileCache();
-  /** The last definition checked, the catalogue it was checked against, and core's verdict. */
-  lastCheck: { definition: unknown; catalogue: Catalogue; result: ValidationResult } | undefined;
+  /** Checks each version reusing what it can of the last one's check (the compile cache shares its objects). */
+  readonly checkSession = new CheckSession();
 }
 
 export class WfkitDocument {
