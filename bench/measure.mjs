@@ -33,4 +33,4 @@ export function compare(fns, { rounds = 15, warmup = 3, warmupMs = 300 } = {}) {
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
 
-export const roundsFor = (nodes) => (nodes >= 1_000_000 ? 3 : nodes >= 100_000 ? 5 : nodes >= 10_000 ? 11 : 21);
+export const roundsFor = (nodes) => (nodes >= 1_000_000 ? 3 : nodes >= 100_000 ? 9 : nodes >= 10_000 ? 31 : 41);
