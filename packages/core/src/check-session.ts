@@ -15,6 +15,7 @@ import type { Catalogue } from "./catalogue.js";
 import { indexCatalogue } from "./catalogue.js";
 import { defaultCatalogue } from "./default-catalogue.js";
 import type { Fault } from "./fault.js";
+import type { Definition, VersionSaveBody } from "./model.js";
 import { buildModel, patchModel, type GraphModel } from "./checker/model.js";
 import { RuleContext } from "./checker/context.js";
 import { runCheckRules, runPartRules, sortByRule } from "./checker/run.js";
@@ -64,7 +65,7 @@ export class CheckSession {
       this.lastInput = input;
       this.lastMode = "same";
       const copy = copyOf(this.lastResult);
-      return this.lastResult.ok ? { ok: true, definition: input as never, ...copy } : { ok: false, ...copy };
+      return this.lastResult.ok ? { ok: true, definition: input as Definition | VersionSaveBody, ...copy } : { ok: false, ...copy };
     }
     const model = patch ? patch.model : buildModel(input);
     const faults: Fault[] = [];
@@ -88,7 +89,7 @@ export class CheckSession {
     this.catalogue = catalogue;
     this.lastMode = patch ? "patched" : "built";
     const ok = !faults.some((fault) => fault.severity === "error");
-    const result: ValidationResult = ok ? { ok, definition: input as never, estimate, faults } : { ok, faults, estimate };
+    const result: ValidationResult = ok ? { ok, definition: input as Definition | VersionSaveBody, estimate, faults } : { ok, faults, estimate };
     this.lastInput = input;
     this.lastResult = { ...result, ...copyOf(result) };
     return result;
@@ -105,7 +106,7 @@ export class CheckSession {
   }
 }
 
-/** Faults and estimate as new objects: a caller may keep or change what it was given. */
+/** Each fault and each estimate part as a new object: a caller may keep or change what it was given. */
 function copyOf({ faults, estimate }: ValidationResult): Pick<ValidationResult, "faults" | "estimate"> {
   return { faults: faults.map((fault) => ({ ...fault })), estimate: { ...estimate, parts: estimate.parts.map((part) => ({ ...part })) } };
 }
