@@ -23,14 +23,23 @@ export function time(fn) {
  * Runs each named function `rounds` times, round-robin, after at least `warmup` rounds and
  * `warmupMs` of warming (small inputs need many rounds before V8 has optimised the code, and
  * the figures are about steady state); returns medians in ms.
+ *
+ * Each round starts one function later than the last: a function that allocates a lot leaves
+ * garbage that the next one pays to collect, and in a fixed order one function would always
+ * pay for the same neighbour (which moved a ratio by up to a third).
  */
 export function compare(fns, { rounds = 15, warmup = 3, warmupMs = 300 } = {}) {
-  const samples = Object.fromEntries(Object.keys(fns).map((k) => [k, []]));
+  const entries = Object.entries(fns);
+  const samples = Object.fromEntries(entries.map(([k]) => [k, []]));
   const warmUntil = performance.now() + warmupMs;
-  for (let r = 0; r < warmup || performance.now() < warmUntil; r++) for (const fn of Object.values(fns)) fn();
+  for (let r = 0; r < warmup || performance.now() < warmUntil; r++) for (const [, fn] of entries) fn();
   for (let r = 0; r < rounds; r++)
-    for (const [name, fn] of Object.entries(fns)) samples[name].push(time(fn));
+    for (let k = 0; k < entries.length; k++) {
+      const [name, fn] = entries[(r + k) % entries.length];
+      samples[name].push(time(fn));
+    }
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
 }
 
-export const roundsFor = (nodes) => (nodes >= 1_000_000 ? 3 : nodes >= 100_000 ? 9 : nodes >= 10_000 ? 31 : 41);
+// Multiples of 3, so that each of the three functions a section compares starts as many rounds.
+export const roundsFor = (nodes) => (nodes >= 1_000_000 ? 3 : nodes >= 100_000 ? 9 : nodes >= 10_000 ? 30 : 42);

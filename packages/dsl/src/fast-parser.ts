@@ -192,6 +192,17 @@ const DECLINE = new Decline();
 class FastParser {
   private readonly text: string;
   private readonly length: number;
+  /**
+   * Lists under construction (a chain's groups, a group's names, a block's properties, a
+   * subject list's items), nested as the calls are: each list is pushed above its caller's
+   * and taken off as one exact-size array (`takeFrom`), instead of growing an array of its
+   * own and copying it to its exact size. Never shrunk: `top` marks the end.
+   */
+  private readonly stack: unknown[] = [];
+  private top = 0;
+  /** The same for spans (a chain's arrows, pushed while its groups are on `stack`). */
+  private readonly spanStack: Span[] = [];
+  private spanTop = 0;
   /** Where the scanner reads next (after the lookahead token, when there is one). */
   private pos = 0;
   readonly comments: Comment[] = [];
@@ -501,6 +512,15 @@ class FastParser {
   private span(): Span {
     return { start: this.start, end: this.end };
   }
+  private push(item: unknown): void {
+    this.stack[this.top++] = item;
+  }
+  /** The items pushed since `base`, as an array of their own; pops them. */
+  private takeFrom<T>(base: number): T[] {
+    const items = this.stack.slice(base, this.top) as T[];
+    this.top = base;
+    return items;
+  }
 
   /** The current token, a string, decoded; `decodeString` only when it holds an escape. */
   private stringValue(): string {
@@ -663,34 +683,39 @@ class FastParser {
 
   /** `a, b -> c -> d, e with {...}`; lines starting with `->` were already joined by the scanner. */
   private chain(): ChainStatement {
+    const base = this.top;
+    const spanBase = this.spanTop;
     const first = this.nameGroup();
-    // Built in growing arrays, kept as exact-size copies (see `exact`).
-    const groups: NameSyntax[][] = [first];
-    const arrows: Span[] = [];
+    this.push(first);
     const start = first[0]!.span.start;
     let end = first[first.length - 1]!.span.end;
     // At least one arrow (`a, b` alone is no statement).
     this.expect(ARROW);
     while (this.type === ARROW) {
-      arrows.push(this.span());
+      this.spanStack[this.spanTop++] = this.span();
       this.advance();
       const group = this.nameGroup();
-      groups.push(group);
+      this.push(group);
       end = group[group.length - 1]!.span.end;
     }
+    const groups = this.takeFrom<NameSyntax[]>(base);
+    const arrows = this.spanStack.slice(spanBase, this.spanTop);
+    this.spanTop = spanBase;
     const clause = this.optionalWith();
     if (clause) end = clause.span.end;
-    return { type: "chain", groups: exact(groups), arrows: exact(arrows), with: clause, span: { start, end } };
+    return { type: "chain", groups, arrows, with: clause, span: { start, end } };
   }
 
   private nameGroup(): NameSyntax[] {
-    const names = [this.nameRef()];
-    if (this.type !== COMMA) return names;
+    const first = this.nameRef();
+    if (this.type !== COMMA) return [first];
+    const base = this.top;
+    this.push(first);
     while (this.type === COMMA) {
       this.advance();
-      names.push(this.nameRef());
+      this.push(this.nameRef());
     }
-    return exact(names);
+    return this.takeFrom<NameSyntax>(base);
   }
 
   // ------------------------------------------------------------ parts of statements
@@ -763,7 +788,7 @@ class FastParser {
   private block(versionBlock: boolean): Block {
     const open = this.span();
     this.advance();
-    const properties: BlockProperty[] = [];
+    const base = this.top;
     for (;;) {
       const type = this.type;
       if (type === RBRACE) break;
@@ -772,11 +797,12 @@ class FastParser {
         this.advance();
         continue;
       }
-      properties.push(this.blockProperty());
+      this.push(this.blockProperty());
     }
+    const properties = this.takeFrom<BlockProperty>(base);
     const close = this.span();
     this.advance();
-    return { open, close, properties: exact(properties), span: { start: open.start, end: close.end } };
+    return { open, close, properties, span: { start: open.start, end: close.end } };
   }
 
   private blockProperty(): BlockProperty {
@@ -829,22 +855,23 @@ class FastParser {
     this.expect(LBRACKET);
     const open = this.span();
     this.advance();
-    const items: NameSyntax[] = [];
+    const base = this.top;
     this.listNewlines(false);
     if (isNameRefToken(this.type)) {
-      items.push(this.nameRef());
+      this.push(this.nameRef());
       this.listNewlines(true);
       while (this.type === COMMA) {
         this.advance();
         this.listNewlines(false);
-        items.push(this.nameRef());
+        this.push(this.nameRef());
         this.listNewlines(true);
       }
     }
+    const items = this.takeFrom<NameSyntax>(base);
     this.expect(RBRACKET);
     const close = this.span();
     this.advance();
-    return { type: "subjects", keyword, open, close, items: exact(items), span: { start: keyword.start, end: close.end } };
+    return { type: "subjects", keyword, open, close, items, span: { start: keyword.start, end: close.end } };
   }
 
   /**
