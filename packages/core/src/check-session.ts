@@ -14,7 +14,7 @@
 import type { Catalogue } from "./catalogue.js";
 import { indexCatalogue } from "./catalogue.js";
 import { defaultCatalogue } from "./default-catalogue.js";
-import type { Fault } from "./fault.js";
+import type { Estimate, Fault } from "./fault.js";
 import type { Definition, VersionSaveBody } from "./model.js";
 import { buildModel, patchModel, type GraphModel } from "./checker/model.js";
 import { RuleContext } from "./checker/context.js";
@@ -31,7 +31,8 @@ export class CheckSession {
   /** The part rules' faults, by node index (undefined: none). */
   private partFaults: (Fault[] | undefined)[] = [];
   private lastInput: unknown;
-  private lastResult: ValidationResult | undefined;
+  /** The last verdict's faults (copies: the caller owns what it was given). */
+  private lastFaults: Fault[] | undefined;
 
   /**
    * How the last check was made: "same" (the input equals the last one), "patched" (see the
@@ -59,13 +60,13 @@ export class CheckSession {
     const patch = this.model && this.catalogue === catalogue ? patchModel(this.model, input) : undefined;
     // The previous model is consumed by patchModel or replaced: forget it until this check ends.
     this.model = undefined;
-    if (patch && patch.changed.length === 0 && this.lastResult && sameOutsideArrays(this.lastInput, input)) {
-      // An edit of spacing or a comment: the verdict is the last one (copied: callers own results).
+    if (patch && patch.changed.length === 0 && this.lastFaults && sameOutsideArrays(this.lastInput, input)) {
+      // An edit of spacing or a comment: the faults are the last ones; the estimate (new
+      // objects for the caller) costs one walk over the nodes.
       this.model = patch.model;
       this.lastInput = input;
       this.lastMode = "same";
-      const copy = copyOf(this.lastResult);
-      return this.lastResult.ok ? { ok: true, definition: input as Definition | VersionSaveBody, ...copy } : { ok: false, ...copy };
+      return result(input, copies(this.lastFaults), estimateCost(new RuleContext(patch.model, indexCatalogue(catalogue), [])));
     }
     const model = patch ? patch.model : buildModel(input);
     const faults: Fault[] = [];
@@ -88,11 +89,9 @@ export class CheckSession {
     this.model = model;
     this.catalogue = catalogue;
     this.lastMode = patch ? "patched" : "built";
-    const ok = !faults.some((fault) => fault.severity === "error");
-    const result: ValidationResult = ok ? { ok, definition: input as Definition | VersionSaveBody, estimate, faults } : { ok, faults, estimate };
     this.lastInput = input;
-    this.lastResult = { ...result, ...copyOf(result) };
-    return result;
+    this.lastFaults = copies(faults);
+    return result(input, faults, estimate);
   }
 
   /** Drops everything kept from earlier checks. */
@@ -101,14 +100,18 @@ export class CheckSession {
     this.catalogue = undefined;
     this.partFaults = [];
     this.lastInput = undefined;
-    this.lastResult = undefined;
+    this.lastFaults = undefined;
     this.lastMode = undefined;
   }
 }
 
-/** Each fault and each estimate part as a new object: a caller may keep or change what it was given. */
-function copyOf({ faults, estimate }: ValidationResult): Pick<ValidationResult, "faults" | "estimate"> {
-  return { faults: faults.map((fault) => ({ ...fault })), estimate: { ...estimate, parts: estimate.parts.map((part) => ({ ...part })) } };
+function copies(faults: readonly Fault[]): Fault[] {
+  return faults.map((fault) => ({ ...fault }));
+}
+
+function result(input: unknown, faults: Fault[], estimate: Estimate): ValidationResult {
+  const ok = !faults.some((fault) => fault.severity === "error");
+  return ok ? { ok, definition: input as Definition | VersionSaveBody, estimate, faults } : { ok, faults, estimate };
 }
 
 /**

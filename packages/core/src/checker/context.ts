@@ -31,7 +31,6 @@ export class RuleContext {
     readonly catalogueProblem?: string,
   ) {
     this.sink = sink;
-    this.partEntries = new Array(model.nodes.length);
   }
 
   /** @internal Set by the runner before each rule. */
@@ -108,12 +107,12 @@ export class RuleContext {
   /** The catalogue entry of a part node, when its partId is known. */
   partOf(node: NodeInfo): CataloguePart | undefined {
     if (node.partId === undefined) return undefined;
-    // Half a dozen rules ask about every part node: look each up once (null: not in the catalogue).
-    let entry = this.partEntries[node.index];
-    if (entry === undefined) this.partEntries[node.index] = entry = this.catalogue.parts.get(node.partId) ?? null;
+    // Half a dozen rules ask about every part node: each node looks its entry up once, and
+    // keeps it while its model lives (a model is only ever judged against one catalogue).
+    let entry = node.catalogueEntry;
+    if (entry === undefined) node.catalogueEntry = entry = this.catalogue.parts.get(node.partId) ?? null;
     return entry ?? undefined;
   }
-  private readonly partEntries: (CataloguePart | null | undefined)[];
 
   /** Graph nodes with no incoming edge: the entry points a top-level trigger feeds. */
   get entryPoints(): number[] {

@@ -9,6 +9,7 @@ import { type Adjacency, buildAdjacency } from "./graph.js";
 import { type EdgeFields, FieldReader, type NodeFields } from "./read.js";
 import { IdTable } from "./id-table.js";
 import { jsonEqual } from "../json-equal.js";
+import type { CataloguePart } from "../catalogue.js";
 
 export class NodeInfo implements NodeFields {
   /** Set on the second and later nodes that reuse an id: the node that owns it. */
@@ -26,6 +27,11 @@ export class NodeInfo implements NodeFields {
   jobVersion: string | undefined = undefined;
   subjectRefs: unknown[] | undefined = undefined;
   clean = false;
+  /**
+   * The node's catalogue entry once RuleContext.partOf has looked it up (null: not in the
+   * catalogue); undefined until then, and again after patchModel re-reads the node.
+   */
+  catalogueEntry: CataloguePart | null | undefined = undefined;
 
   constructor(
     /** Where the `nodes` array is, e.g. "/nodes" or "/scope/graph/nodes". */
@@ -386,7 +392,7 @@ export function patchModel(previous: GraphModel, input: unknown): { model: Graph
   };
 }
 
-function copyFields(from: NodeFields, to: NodeFields): void {
+function copyFields(from: NodeFields, to: NodeInfo): void {
   to.id = from.id;
   to.kind = from.kind;
   to.partId = from.partId;
@@ -397,6 +403,7 @@ function copyFields(from: NodeFields, to: NodeFields): void {
   to.jobVersion = from.jobVersion;
   to.subjectRefs = from.subjectRefs;
   to.clean = from.clean;
+  to.catalogueEntry = undefined;
 }
 
 /**

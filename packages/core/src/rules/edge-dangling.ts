@@ -13,9 +13,10 @@ export default defineRule({
     ],
   },
   check(ctx) {
-    const ids = ctx.nodeIds;
     for (const edge of ctx.model.problemEdges) {
       if (edge.status !== "dangling") continue;
+      // The id list is built on the first dangling edge: most graphs have none.
+      const ids = ctx.nodeIds;
       const missingFrom = !edge.fromNode;
       const missingTo = !edge.toNode;
       const missing = missingFrom ? edge.from! : edge.to!;
