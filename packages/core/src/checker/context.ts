@@ -147,9 +147,10 @@ export class RuleContext {
     return this.memo("repaired", () => {
       const forward = new Map<number, number[]>();
       const backward = new Map<number, number[]>();
-      const ids = this.nodeIds;
       for (const edge of this.model.problemEdges) {
         if (edge.status !== "dangling") continue;
+        // Built on the first dangling edge: most graphs have none.
+        const ids = this.nodeIds;
         const from = edge.fromNode ?? this.model.byId.get(this.suggester.closest(edge.from!, ids) ?? "");
         const to = edge.toNode ?? this.model.byId.get(this.suggester.closest(edge.to!, ids) ?? "");
         if (!from || !to || from === to) continue;
