@@ -72,12 +72,16 @@ export class CheckSession {
     const faults: Fault[] = [];
     const ctx = new RuleContext(model, indexCatalogue(catalogue), faults);
     const partRules = runCheckRules(ctx, rules);
-    if (!patch) this.partFaults = new Array(model.nodes.length);
-    const toRun = patch ? patch.changed : model.nodes.map((_, index) => index);
-    for (const index of toRun) {
+    // The part rules' faults of each node they run on are kept apart, by node.
+    const judge = (index: number) => {
       const before = faults.length;
       runPartRules(ctx, partRules, model.nodes[index]!);
       this.partFaults[index] = faults.length > before ? faults.splice(before) : undefined;
+    };
+    if (patch) patch.changed.forEach(judge);
+    else {
+      this.partFaults = new Array(model.nodes.length);
+      for (let index = 0; index < model.nodes.length; index++) judge(index);
     }
     const partFaults = this.partFaults;
     for (let index = 0; index < partFaults.length; index++) {

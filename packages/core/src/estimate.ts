@@ -1,7 +1,6 @@
 import type { Estimate, EstimatePart } from "./fault.js";
 import type { RuleContext } from "./checker/context.js";
 import { partCost } from "./catalogue.js";
-import { subjectRefsOf } from "./rules/parts.js";
 
 /**
  * What a run would reserve: for each part node the catalogue knows, its base cost plus its
@@ -15,7 +14,7 @@ export function estimateCost(ctx: RuleContext): Estimate {
     if (node.duplicateOf) continue;
     const part = ctx.partOf(node);
     if (!part) continue;
-    const subjects = subjectRefsOf(node)?.length ?? 0;
+    const subjects = node.subjectRefs?.length ?? 0;
     const cost = partCost(part, subjects);
     total += cost;
     parts.push({ nodeId: node.id ?? "", partId: part.partId, costMinorUnits: cost });

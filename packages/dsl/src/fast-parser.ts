@@ -174,10 +174,10 @@ function isSpace(c: number): boolean {
 }
 
 /**
- * `array` at its exact size. An array grown by `push` keeps room for about 16 more items, and
- * the tree holds tens of thousands of short arrays on a large file: copying them cuts the
- * tree's memory, which is what garbage collection costs grow with (the growing arrays die
- * young, which costs the collector almost nothing).
+ * `array` at its exact size, for the lists of JSON literals. An array grown by `push` keeps
+ * room for about 16 more items, and the tree holds tens of thousands of short arrays on a
+ * large file: copying them cuts the tree's memory, which is what garbage collection costs
+ * grow with. (The statements' lists avoid the growing array too: see `FastParser.stack`.)
  */
 function exact<T>(array: T[]): T[] {
   return array.length === 0 ? [] : array.slice();

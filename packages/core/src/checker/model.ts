@@ -16,13 +16,12 @@ export class NodeInfo implements NodeFields {
   duplicateOf?: NodeInfo;
   /** Dense index among the graph's nodes (first occurrence of each id), or -1. */
   graphIndex = -1;
-  // Read from `raw` once by buildModel (see read.ts); never changed after.
+  // Read from `raw` by buildModel (see read.ts); read again only by patchModel, when `raw` is replaced.
   id: string | undefined = undefined;
   kind: NodeKind | undefined = undefined;
   partId: string | undefined = undefined;
   partVersion: unknown = undefined;
   hasTerminal = false;
-  terminal: unknown = undefined;
   jobId: string | undefined = undefined;
   jobVersion: string | undefined = undefined;
   subjectRefs: unknown[] | undefined = undefined;
@@ -328,10 +327,11 @@ function topLevelSpecs(input: unknown, isVersionBody: boolean): { topLevelTrigge
  * document from the old one's objects (the DSL's CompileCache does) and never mutate an
  * object once checked. The edge array must hold the same edges (the very objects, or equal
  * ones), and the node array the same node objects but for the ones returned in `changed`,
- * each with the id and kind of the node it replaces; then the ids, the edges and everything derived from them
- * are as before, and only the changed nodes are read again. `changed` lists the nodes whose
- * content changed (a new object equal to the old one, key order included, is not a change). Returns undefined when `input`
- * is not such a version (the caller then builds the model afresh).
+ * each with the id and kind of the node it replaces; then the ids, the edges and everything
+ * derived from them are as before, and only the changed nodes are read again. `changed`
+ * lists the nodes whose content changed (a new object equal to the old one, key order
+ * included, is not a change). Returns undefined when `input` is not such a version (the
+ * caller then builds the model afresh).
  *
  * `previous` is consumed: its NodeInfo objects are updated in place and shared with the
  * result, so only the result may be used afterwards.
@@ -398,7 +398,6 @@ function copyFields(from: NodeFields, to: NodeInfo): void {
   to.partId = from.partId;
   to.partVersion = from.partVersion;
   to.hasTerminal = from.hasTerminal;
-  to.terminal = from.terminal;
   to.jobId = from.jobId;
   to.jobVersion = from.jobVersion;
   to.subjectRefs = from.subjectRefs;

@@ -179,7 +179,6 @@ export class FieldReader {
     target.partId = resolved === "part" && typeof partId === "string" ? partId : undefined;
     target.partVersion = partVersion;
     target.hasTerminal = hasTerminal;
-    target.terminal = terminal;
     const terminalClean = hasTerminal && resolved === "part" && this.readTerminal(terminal, target);
     let clean = !others && target.id !== undefined && resolved !== undefined;
     if (clean) {
@@ -237,8 +236,6 @@ export interface NodeFields {
   /** The `partVersion` value, whatever it is. */
   partVersion: unknown;
   hasTerminal: boolean;
-  /** The `terminal` value, whatever it is. */
-  terminal: unknown;
   /** Of a part's `terminal` object: `job.id` and `job.version` when strings, `subjectRefs` when an array. */
   jobId: string | undefined;
   jobVersion: string | undefined;
@@ -269,8 +266,7 @@ function readNodeFieldByField(raw: Record<string, unknown>, target: NodeFields):
   target.partId = kind === "part" && typeof partId === "string" ? partId : undefined;
   target.partVersion = ownField(raw, "partVersion");
   target.hasTerminal = hasOwnField(raw, "terminal");
-  target.terminal = ownField(raw, "terminal");
-  if (kind === "part") readTerminalFieldByField(target.terminal, target);
+  if (kind === "part") readTerminalFieldByField(ownField(raw, "terminal"), target);
   target.clean = false;
 }
 

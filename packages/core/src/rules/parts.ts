@@ -5,11 +5,6 @@ import { isPlainObject, ownField } from "../model.js";
 /** A part node: its `raw` object is present (a part's kind is read from it). */
 export type PartNode = NodeInfo & { readonly raw: Record<string, unknown>; readonly kind: "part" };
 
-/** The `terminal.subjectRefs` array of a part node, when it is one (read once by the model). */
-export function subjectRefsOf(node: NodeInfo): unknown[] | undefined {
-  return node.subjectRefs;
-}
-
 /** The canonical id of a pinned subject, or undefined when the ref is a name or hint. */
 export function canonicalIdOf(ref: unknown): string | undefined {
   if (!isPlainObject(ref)) return undefined;

@@ -18,7 +18,7 @@ export interface RuleMeta {
 
 /**
  * A rule judges the whole input in `check`, or one part node at a time in `part`. The runner
- * (validate.ts) walks the part nodes once and calls every `part` rule on each, so the part
+ * (checker/run.ts) walks the part nodes once and calls every `part` rule on each, so the part
  * rules share one pass over the nodes instead of making one each (the node objects of a
  * large graph do not stay in the CPU cache between passes). Either way a rule reports in
  * document order, and the runner keeps each rule's faults together, in rule order.

@@ -1,5 +1,5 @@
 import { defineRule } from "./rule.js";
-import { subjectRefsOf, canonicalIdOf } from "./parts.js";
+import { canonicalIdOf } from "./parts.js";
 import { nodeName } from "./describe.js";
 
 export default defineRule({
@@ -11,7 +11,7 @@ export default defineRule({
     fix: "Remove the repeated subject, or replace it with the company you meant.",
   },
   part(node, ctx) {
-    const refs = subjectRefsOf(node);
+    const refs = node.subjectRefs;
     // Most parts list one or two subjects: no map for those.
     if (!refs || refs.length < 2) return;
     const firstIndex = new Map<string, number>();

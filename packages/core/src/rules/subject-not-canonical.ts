@@ -1,5 +1,5 @@
 import { defineRule } from "./rule.js";
-import { subjectRefsOf, canonicalIdOf } from "./parts.js";
+import { canonicalIdOf } from "./parts.js";
 import { isPlainObject, ownField } from "../model.js";
 import type { CatalogueSubject } from "../catalogue.js";
 import { nodeName, show } from "./describe.js";
@@ -19,7 +19,7 @@ export default defineRule({
   part(node, ctx) {
     // A clean node's subjects are all pinned (checker/read.ts).
     if (node.clean) return;
-    const refs = subjectRefsOf(node);
+    const refs = node.subjectRefs;
     if (!refs) return;
     refs.forEach((ref, index) => {
       if (canonicalIdOf(ref) !== undefined) return;

@@ -1,5 +1,4 @@
 import { defineRule } from "./rule.js";
-import { subjectRefsOf } from "./parts.js";
 import { minSubjectsOf } from "../catalogue.js";
 import { nodeName } from "./describe.js";
 
@@ -14,7 +13,7 @@ export default defineRule({
   },
   part(node, ctx) {
     const part = ctx.partOf(node);
-    const refs = subjectRefsOf(node);
+    const refs = node.subjectRefs;
     if (!part?.terminal || !refs) return;
     const needed = minSubjectsOf(part);
     if (refs.length >= needed) return;

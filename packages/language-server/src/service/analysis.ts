@@ -54,8 +54,6 @@ function analyzeWf(document: WfkitDocument): Analysis {
   const catalogue = document.catalogue;
   const result = analyzeCompiledWf(document.parsed, compiled, {
     catalogue,
-    // The session reuses the last check for an equal definition (an edit of spacing or a
-    // comment) and otherwise re-reads only the nodes the compile did not reuse.
     check: (definition) => (history ? history.checkSession.check(definition, catalogue) : validateDefinition(definition, { catalogue })),
   });
   return {

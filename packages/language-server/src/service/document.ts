@@ -4,12 +4,13 @@
  *
  * Versions of one `.wf` document share a history (`DocumentHistory`): an incremental parser,
  * so a new version is parsed reusing every statement the edit left alone; a compile cache, so
- * only the statements the parser made anew are compiled; and the last check, reused while the
- * definition stays the same. Parsing, compiling and checking all wait until something asks.
- * Only the latest version of a document may be queried: reusing a parse moves its syntax
- * trees (see wf/incremental-parser.ts).
+ * only the statements the parser made anew are compiled; and a check session, which re-judges
+ * only the nodes the compile made anew (and nothing when the definition stayed the same).
+ * Parsing, compiling and checking all wait until something asks. Only the latest version of
+ * a document may be queried: reusing a parse moves its syntax trees (see
+ * wf/incremental-parser.ts).
  */
-import { CheckSession, type Catalogue, type ValidationResult } from "@wfkit/core";
+import { CheckSession, type Catalogue } from "@wfkit/core";
 import { CompileCache, LineIndex, compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
 import { SymbolTable } from "./wf/symbols.js";
 import { analyzeDocument, type Analysis } from "./analysis.js";
