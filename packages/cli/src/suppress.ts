@@ -29,7 +29,9 @@ import type { Diagnostic, Range } from "./report.js";
 export interface SourceComment {
   /** The comment's text, from its `#` to the end of the line. */
   text: string;
-  span: { start: number; end: number };
+  /** UTF-16 offsets of the comment in the text. */
+  start: number;
+  end: number;
 }
 
 export interface Comment {
@@ -56,9 +58,9 @@ export function placeComments(text: string, comments: readonly SourceComment[]):
   if (!comments.length) return [];
   const lines = lineIndexOf(text);
   return comments.map((comment) => {
-    const { line, character } = lines.positionAt(comment.span.start);
+    const { line, character } = lines.positionAt(comment.start);
     const lineStart = lines.offsetAt({ line, character: 0 });
-    return { text: comment.text.trimEnd(), line, character, trailing: text.slice(lineStart, comment.span.start).trim() !== "" };
+    return { text: comment.text.trimEnd(), line, character, trailing: text.slice(lineStart, comment.start).trim() !== "" };
   });
 }
 

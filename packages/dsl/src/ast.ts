@@ -1,13 +1,19 @@
 /**
- * The `.wf` syntax tree. Every element carries its `span` (UTF-16 offsets into the source,
- * end exclusive; convert with positions.ts). After a syntax error the tree still holds every
- * statement that could be read; a part the parser could not read is `undefined`, never a
- * placeholder, so later passes never see invented names.
+ * The `.wf` syntax tree. Every element carries its offsets, `start` and `end` (UTF-16 offsets
+ * into the source, end exclusive; convert with positions.ts), as fields of its own rather than
+ * a span object: a large file's tree holds hundreds of thousands of elements, and a span
+ * object each was a third of the tree's memory (and of the garbage collector's work). So an
+ * element is itself a `Span`; `spanOf` copies one out where a span must outlive the tree.
+ *
+ * After a syntax error the tree still holds every statement that could be read; a part the
+ * parser could not read is `undefined`, never a placeholder, so later passes never see
+ * invented names.
  */
 import type { Span } from "./positions.js";
 
 export interface Syntax {
-  span: Span;
+  start: number;
+  end: number;
 }
 
 /** A name or a quoted string: `compare`, `"fetch data"`. `text` is the decoded value. */
@@ -183,7 +189,7 @@ export interface TypedSubject extends Syntax {
   kind: NameSyntax;
   canonicalId: NameSyntax | undefined;
   label: NameSyntax | undefined;
-  identifiers: { keyword: KeywordSpan; value: JsonLiteral | undefined; span: Span } | undefined;
+  identifiers: ({ keyword: KeywordSpan; value: JsonLiteral | undefined } & Syntax) | undefined;
   with: WithClause | undefined;
 }
 

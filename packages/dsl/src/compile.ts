@@ -40,7 +40,7 @@ import { literalValue, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
 import { parse } from "./parser.js";
 import type { BlockKind } from "./parser.js";
-import { LineIndex, type Span } from "./positions.js";
+import { LineIndex, type Span, spanOf } from "./positions.js";
 import { WfSourceMap, type WfOrigins } from "./wf-source-map.js";
 
 export interface CompileResult {
@@ -380,8 +380,8 @@ class Compiler {
   private declareSubject(statement: SubjectStatement, name: NameSyntax): void {
     const first = this.subjects.get(name.text);
     if (first) {
-      this.report(DSL_CODES.duplicateName, "error", `subject \`${name.text}\` is already declared; give this one another name`, name.span, {
-        related: [this.related(first.name!.span, `\`${name.text}\` is first declared here`)],
+      this.report(DSL_CODES.duplicateName, "error", `subject \`${name.text}\` is already declared; give this one another name`, spanOf(name), {
+        related: [this.related(spanOf(first.name!), `\`${name.text}\` is first declared here`)],
       });
       return;
     }
@@ -405,10 +405,10 @@ class Compiler {
     if (statement.type === "node" || first % 2 === 0) return;
     const firstIndex = (first - 1) / 2;
     const firstName = (this.origins.nodes[firstIndex] as Exclude<NodeDeclaration, { type: "node" }>).name!;
-    this.report(DSL_CODES.duplicateName, "error", `a node named \`${name}\` is already declared; node ids must be unique`, statement.name!.span, {
+    this.report(DSL_CODES.duplicateName, "error", `a node named \`${name}\` is already declared; node ids must be unique`, spanOf(statement.name!), {
       nodeId: name,
       pointer: joinPointer(this.graphPointer, "nodes", index, "id"),
-      related: [this.related(firstName.span, `\`${name}\` is first declared here`, joinPointer(this.graphPointer, "nodes", firstIndex, "id"))],
+      related: [this.related(spanOf(firstName), `\`${name}\` is first declared here`, joinPointer(this.graphPointer, "nodes", firstIndex, "id"))],
     });
   }
 
@@ -427,11 +427,11 @@ class Compiler {
   }
 
   private rootSpan(workflow: WorkflowStatement | undefined): Span {
-    if (workflow) return workflow.name?.span ?? workflow.keyword;
+    if (workflow) return (workflow.name && spanOf(workflow.name)) ?? workflow.keyword;
     const first = this.ast.statements.find((statement) => statement.type !== "invalid");
     if (!first) return { start: 0, end: 0 };
     if ("keyword" in first) return first.keyword;
-    return first.span;
+    return spanOf(first);
   }
 
   // ---------------------------------------------------------------- the graph
@@ -626,7 +626,7 @@ class Compiler {
         DSL_CODES.undeclaredSubject,
         "error",
         `no subject named \`${name.text}\` is declared; declare it with \`subject ${printableName(name.text)} = company "<canonical id>" "<label>"\`${known.length ? ` (declared: ${known.slice(0, 5).map((k) => `\`${k}\``).join(", ")})` : ""}`,
-        name.span,
+        spanOf(name),
         { pointer: this.pointer("subjectRefs", index) },
       );
       // The name stands in for the subject, so the JSON still shows what was written.
@@ -730,7 +730,7 @@ class Compiler {
           DSL_CODES.undeclaredNode,
           "error",
           `no node named \`${name.text}\` is declared${suggestion ? `; did you mean \`${suggestion}\`?` : `; declare it (for example \`part ${printableName(name.text)} = pack@1\`)`}`,
-          name.span,
+          spanOf(name),
           { nodeId: name.text, pointer, ...(suggestion ? { suggestion } : {}) },
         );
       }
@@ -814,7 +814,7 @@ class Compiler {
   private mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
     if (!clause?.value) return;
     if (clause.value.type !== "object") {
-      if (!quiet) this.report(DSL_CODES.syntax, "error", "a `with` block is a JSON object: `with { \"field\": value }`", clause.value.span);
+      if (!quiet) this.report(DSL_CODES.syntax, "error", "a `with` block is a JSON object: `with { \"field\": value }`", spanOf(clause.value));
       return;
     }
     const extra = this.valueOf(clause.value, quiet) as Record<string, unknown>;
@@ -822,7 +822,7 @@ class Compiler {
       if (hasOwn(target, key)) {
         if (!quiet) {
           const member = [...clause.value.members].reverse().find((candidate) => candidate.key.text === key);
-          this.report(DSL_CODES.duplicateField, "error", `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, member?.key.span ?? clause.keyword, {
+          this.report(DSL_CODES.duplicateField, "error", `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : clause.keyword), {
             pointer: this.pointer(key),
           });
         }
@@ -945,7 +945,7 @@ export function rawNodeId(value: JsonLiteral | undefined): NameSyntax | undefine
   for (let i = value.members.length - 1; i >= 0; i--) {
     const member = value.members[i]!;
     if (member.key.text !== "id") continue;
-    if (member.value?.type === "string") return { text: member.value.value as string, quoted: true, span: member.value.span };
+    if (member.value?.type === "string") return { text: member.value.value as string, quoted: true, start: member.value.start, end: member.value.end };
     return undefined;
   }
   return undefined;

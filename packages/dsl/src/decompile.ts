@@ -23,7 +23,7 @@ import type {
   WithClause,
 } from "./ast.js";
 import { hasOwn, numberToJson } from "./json-value.js";
-import type { Span } from "./positions.js";
+import { type Span, spanOf } from "./positions.js";
 import { printFile } from "./printer.js";
 
 const NO_SPAN: Span = { start: 0, end: 0 };
@@ -63,24 +63,24 @@ function extrasOf(object: JsonObject, known: readonly string[]): JsonObject | un
 }
 
 function name(text: string): NameSyntax {
-  return { text, quoted: false, span: NO_SPAN };
+  return { text, quoted: false, ...NO_SPAN };
 }
 
 function version(text: string): VersionSyntax {
-  return { text, quoted: false, span: NO_SPAN, valueSpan: NO_SPAN };
+  return { text, quoted: false, ...NO_SPAN, valueSpan: NO_SPAN };
 }
 
 function withClause(extras: JsonObject | undefined): WithClause | undefined {
-  return extras ? { keyword: NO_SPAN, value: literalOf(extras), span: NO_SPAN } : undefined;
+  return extras ? { keyword: NO_SPAN, value: literalOf(extras), ...NO_SPAN } : undefined;
 }
 
 function block(properties: BlockProperty[]): Block {
-  return { open: NO_SPAN, close: NO_SPAN, properties, span: NO_SPAN };
+  return { open: NO_SPAN, close: NO_SPAN, properties, ...NO_SPAN };
 }
 
 function withProperty(extras: JsonObject | undefined): BlockProperty[] {
   const clause = withClause(extras);
-  return clause ? [{ type: "with", clause, span: NO_SPAN }] : [];
+  return clause ? [{ type: "with", clause, ...NO_SPAN }] : [];
 }
 
 /** Fields that the typed statements write; anything else (and any of these with an unexpected type) goes to `with`. */
@@ -115,9 +115,9 @@ class Decompiler {
       this.header(graph, value);
       this.graph(graph);
     } else {
-      this.add({ type: "document", keyword: NO_SPAN, value: literalOf(value), span: NO_SPAN }, "header");
+      this.add({ type: "document", keyword: NO_SPAN, value: literalOf(value), ...NO_SPAN }, "header");
     }
-    const file: WfFile = { type: "file", statements: this.statements, comments: [], span: NO_SPAN };
+    const file: WfFile = { type: "file", statements: this.statements, comments: [], ...NO_SPAN };
     return printFile(file, { blankLineBefore: (index) => index > 0 && this.sections[index] !== this.sections[index - 1] });
   }
 
@@ -130,9 +130,9 @@ class Decompiler {
     const extras = extrasOf(graph, ["schemaVersion", "nodes", "edges"]);
     if (this.options.workflowName !== undefined || extras) {
       const workflowName = this.options.workflowName === undefined ? undefined : { ...name(this.options.workflowName), quoted: true };
-      this.add({ type: "workflow", keyword: NO_SPAN, name: workflowName, with: withClause(extras), span: NO_SPAN }, "header");
+      this.add({ type: "workflow", keyword: NO_SPAN, name: workflowName, with: withClause(extras), ...NO_SPAN }, "header");
     }
-    if (body) this.add({ type: "version", keyword: NO_SPAN, block: this.versionBlock(body), span: NO_SPAN }, "header");
+    if (body) this.add({ type: "version", keyword: NO_SPAN, block: this.versionBlock(body), ...NO_SPAN }, "header");
   }
 
   private versionBlock(body: JsonObject): Block {
@@ -144,20 +144,20 @@ class Decompiler {
     const trigger = own(body, "trigger");
     if (hasOwn(body, "trigger")) {
       const spec = kindSpecOf(trigger, TRIGGER_SPEC_FIELDS);
-      if (spec) properties.push({ type: "trigger", keyword: NO_SPAN, spec, span: NO_SPAN });
+      if (spec) properties.push({ type: "trigger", keyword: NO_SPAN, spec, ...NO_SPAN });
       else keep("trigger");
     }
     const destinations = own(body, "destinations");
     if (hasOwn(body, "destinations")) {
       const specs = Array.isArray(destinations) && destinations.length > 0 ? destinations.map((entry) => kindSpecOf(entry, ["kind"])) : undefined;
       if (specs && specs.every((spec) => spec !== undefined)) {
-        for (const spec of specs) properties.push({ type: "destination", keyword: NO_SPAN, spec: spec!, span: NO_SPAN });
+        for (const spec of specs) properties.push({ type: "destination", keyword: NO_SPAN, spec: spec!, ...NO_SPAN });
       } else {
         keep("destinations");
       }
     }
     const scopeExtras = extrasOf(body["scope"] as JsonObject, ["graph"]);
-    if (scopeExtras) properties.push({ type: "scope", keyword: NO_SPAN, with: withClause(scopeExtras), span: NO_SPAN });
+    if (scopeExtras) properties.push({ type: "scope", keyword: NO_SPAN, with: withClause(scopeExtras), ...NO_SPAN });
     for (const key of Object.keys(body)) if (!["scope", "trigger", "destinations"].includes(key)) keep(key);
     properties.push(...withProperty(Object.keys(rest).length ? rest : undefined));
     return block(properties);
@@ -183,7 +183,7 @@ class Decompiler {
       return typed;
     }
     if (isObject(node) && typeof own(node, "id") === "string") this.declaredNames.add(node["id"] as string);
-    return { type: "node", keyword: NO_SPAN, value: literalOf(node), span: NO_SPAN };
+    return { type: "node", keyword: NO_SPAN, value: literalOf(node), ...NO_SPAN };
   }
 
   /** The typed statement for a node, or undefined when only JSON can say it exactly. */
@@ -191,7 +191,7 @@ class Decompiler {
     const id = own(node, "id");
     if (typeof id !== "string" || this.typedNodeNames.has(id)) return undefined;
     const kind = own(node, "kind");
-    const base = { keyword: NO_SPAN, name: name(id), span: NO_SPAN };
+    const base = { keyword: NO_SPAN, name: name(id), ...NO_SPAN };
     switch (kind) {
       case "trigger": {
         const spec = kindSpecOf(own(node, "trigger"), TRIGGER_SPEC_FIELDS);
@@ -237,7 +237,7 @@ class Decompiler {
       version: typedVersion ? version(partVersion) : undefined,
       block: terminalBlock,
       with: withClause(extrasOf(node, written)),
-      span: NO_SPAN,
+      ...NO_SPAN,
     };
   }
 
@@ -254,13 +254,13 @@ class Decompiler {
         id: name(job["id"] as string),
         version: typedVersion ? version(jobVersion) : undefined,
         with: withClause(extrasOf(job, typedVersion ? ["id", "version"] : ["id"])),
-        span: NO_SPAN,
+        ...NO_SPAN,
       });
       written.push("job");
     }
     const refs = own(terminal, "subjectRefs");
     if (Array.isArray(refs) && refs.every(isObject)) {
-      properties.push({ type: "subjects", keyword: NO_SPAN, open: NO_SPAN, close: NO_SPAN, items: refs.map((ref) => name(this.subjectName(ref))), span: NO_SPAN });
+      properties.push({ type: "subjects", keyword: NO_SPAN, open: NO_SPAN, close: NO_SPAN, items: refs.map((ref) => name(this.subjectName(ref))), ...NO_SPAN });
       written.push("subjectRefs");
     }
     properties.push(...withProperty(extrasOf(terminal, written)));
@@ -277,7 +277,7 @@ class Decompiler {
     const canonicalId = own(subject, "canonicalId");
     const kind = own(subject, "kind");
     const label = own(subject, "label");
-    const base = { type: "subject" as const, keyword: NO_SPAN, name: name(chosen), span: NO_SPAN };
+    const base = { type: "subject" as const, keyword: NO_SPAN, name: name(chosen), ...NO_SPAN };
     if (typeof canonicalId === "string" && typeof kind === "string") {
       const written = ["canonicalId", "kind"];
       if (typeof label === "string") written.push("label");
@@ -289,14 +289,14 @@ class Decompiler {
           kind: name(kind),
           canonicalId: { ...name(canonicalId), quoted: true },
           label: typeof label === "string" ? { ...name(label), quoted: true } : undefined,
-          identifiers: hasOwn(subject, "identifiers") ? { keyword: NO_SPAN, value: literalOf(subject["identifiers"]), span: NO_SPAN } : undefined,
+          identifiers: hasOwn(subject, "identifiers") ? { keyword: NO_SPAN, value: literalOf(subject["identifiers"]), ...NO_SPAN } : undefined,
           with: withClause(extrasOf(subject, written)),
-          span: NO_SPAN,
+          ...NO_SPAN,
         },
       });
     } else {
       const value = literalOf(subject);
-      this.subjectStatements.push({ ...base, body: { type: "raw", value, span: NO_SPAN } });
+      this.subjectStatements.push({ ...base, body: { type: "raw", value, ...NO_SPAN } });
     }
     return chosen;
   }
@@ -338,7 +338,7 @@ class Decompiler {
         if (isObject(edge) && this.isTypedEdge(edge)) {
           statements.push(chain([[edge["from"] as string], [edge["to"] as string]], withClause(extrasOf(edge, ["from", "to"]))));
         } else {
-          statements.push({ type: "edge", keyword: NO_SPAN, value: literalOf(edge), span: NO_SPAN });
+          statements.push({ type: "edge", keyword: NO_SPAN, value: literalOf(edge), ...NO_SPAN });
         }
         i++;
         continue;
@@ -389,7 +389,7 @@ class Decompiler {
 }
 
 function chain(groups: string[][], clause: WithClause | undefined): ChainStatement {
-  return { type: "chain", groups: groups.map((group) => group.map(name)), arrows: groups.slice(1).map(() => NO_SPAN), with: clause, span: NO_SPAN };
+  return { type: "chain", groups: groups.map((group) => group.map(name)), arrows: groups.slice(1).map(() => NO_SPAN), with: clause, ...NO_SPAN };
 }
 
 /** A trigger or destination object as `kind { fields }`, or undefined when it has no string kind. */
@@ -400,12 +400,12 @@ function kindSpecOf(value: unknown, typedFields: readonly string[]): KindSpec | 
   for (const field of ["schedule", "timezone"] as const) {
     const fieldValue = own(value, field);
     if (typedFields.includes(field) && typeof fieldValue === "string") {
-      properties.push({ type: field, keyword: NO_SPAN, value: { ...name(fieldValue), quoted: true }, span: NO_SPAN });
+      properties.push({ type: field, keyword: NO_SPAN, value: { ...name(fieldValue), quoted: true }, ...NO_SPAN });
       written.push(field);
     }
   }
   properties.push(...withProperty(extrasOf(value, written)));
-  return { kind: name(value["kind"] as string), block: properties.length ? block(properties) : undefined, span: NO_SPAN };
+  return { kind: name(value["kind"] as string), block: properties.length ? block(properties) : undefined, ...NO_SPAN };
 }
 
 function isDefinition(value: unknown): value is JsonObject {
@@ -433,12 +433,12 @@ function stableKey(value: unknown): string {
 /** A JSON literal tree for a value, built with an explicit stack (any nesting depth). */
 export function literalOf(value: unknown): JsonLiteral {
   const make = (item: unknown): JsonLiteral => {
-    if (Array.isArray(item)) return { type: "array", elements: [], span: NO_SPAN };
-    if (isObject(item)) return { type: "object", members: [], span: NO_SPAN };
-    if (typeof item === "string") return { type: "string", value: item, raw: JSON.stringify(item), span: NO_SPAN };
-    if (typeof item === "number") return { type: "number", value: item, raw: numberToJson(item), span: NO_SPAN };
-    if (typeof item === "boolean") return { type: "boolean", value: item, raw: String(item), span: NO_SPAN };
-    return { type: "null", value: null, raw: "null", span: NO_SPAN };
+    if (Array.isArray(item)) return { type: "array", elements: [], ...NO_SPAN };
+    if (isObject(item)) return { type: "object", members: [], ...NO_SPAN };
+    if (typeof item === "string") return { type: "string", value: item, raw: JSON.stringify(item), ...NO_SPAN };
+    if (typeof item === "number") return { type: "number", value: item, raw: numberToJson(item), ...NO_SPAN };
+    if (typeof item === "boolean") return { type: "boolean", value: item, raw: String(item), ...NO_SPAN };
+    return { type: "null", value: null, raw: "null", ...NO_SPAN };
   };
   const root = make(value);
   const stack: { value: unknown; literal: JsonLiteral }[] = [{ value, literal: root }];
@@ -454,7 +454,7 @@ export function literalOf(value: unknown): JsonLiteral {
       for (const key of Object.keys(current as JsonObject)) {
         const memberValue = (current as JsonObject)[key];
         const child = make(memberValue);
-        literal.members.push({ key: { text: key, quoted: true, span: NO_SPAN }, value: child, span: NO_SPAN });
+        literal.members.push({ key: { text: key, quoted: true, ...NO_SPAN }, value: child, ...NO_SPAN });
         stack.push({ value: memberValue, literal: child });
       }
     }

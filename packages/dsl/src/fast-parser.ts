@@ -404,7 +404,7 @@ class FastParser {
       if (c === 0x0a || c === 0x0d) break;
       p++;
     }
-    this.comments.push({ text: text.slice(start, p), span: { start, end: p } });
+    this.comments.push({ text: text.slice(start, p), start, end: p });
     return p;
   }
 
@@ -543,7 +543,7 @@ class FastParser {
       // A statement ends at the end of its line; anything else on it is an error.
       if (this.type !== NEWLINE && this.type !== EOF) throw DECLINE;
     }
-    return { type: "file", statements, comments: this.comments, span: { start: 0, end: this.length } };
+    return { type: "file", statements, comments: this.comments, start: 0, end: this.length };
   }
 
   /**
@@ -577,14 +577,14 @@ class FastParser {
         this.advance();
         const value = this.json();
         const statementType = type === KW_NODE ? "node" : type === KW_EDGE ? "edge" : "document";
-        return { type: statementType, keyword, value, span: { start: keyword.start, end: value.span.end } };
+        return { type: statementType, keyword, value, start: keyword.start, end: value.end };
       }
       case KW_VERSION: {
         const keyword = this.span();
         this.advance();
         this.expect(LBRACE);
         const block = this.block(true);
-        return { type: "version", keyword, block, span: { start: keyword.start, end: block.span.end } };
+        return { type: "version", keyword, block, start: keyword.start, end: block.end };
       }
       default:
         throw DECLINE;
@@ -596,10 +596,10 @@ class FastParser {
     this.advance();
     let end = keyword.end;
     const name = this.optionalName();
-    if (name) end = name.span.end;
+    if (name) end = name.end;
     const clause = this.optionalWith();
-    if (clause) end = clause.span.end;
-    return { type: "workflow", keyword, name, with: clause, span: { start: keyword.start, end } };
+    if (clause) end = clause.end;
+    return { type: "workflow", keyword, name, with: clause, start: keyword.start, end };
   }
 
   private subject(): Statement {
@@ -611,25 +611,25 @@ class FastParser {
     // One token decides (the rule's gated OR): `{` begins a JSON object, a name a typed subject.
     if (this.type === LBRACE) {
       const value = this.json();
-      return { type: "subject", keyword, name, body: { type: "raw", value, span: value.span }, span: { start: keyword.start, end: value.span.end } };
+      return { type: "subject", keyword, name, body: { type: "raw", value, start: value.start, end: value.end }, start: keyword.start, end: value.end };
     }
     const kind = this.nameRef();
     const canonicalId = this.nameRef();
-    let end = canonicalId.span.end;
+    let end = canonicalId.end;
     const label = this.optionalName();
-    if (label) end = label.span.end;
+    if (label) end = label.end;
     let identifiers: TypedSubject["identifiers"];
     if (this.type === KW_IDENTIFIERS) {
       const identifiersKeyword = this.span();
       this.advance();
       const value = this.json();
-      identifiers = { keyword: identifiersKeyword, value, span: { start: identifiersKeyword.start, end: value.span.end } };
-      end = value.span.end;
+      identifiers = { keyword: identifiersKeyword, value, start: identifiersKeyword.start, end: value.end };
+      end = value.end;
     }
     const clause = this.optionalWith();
-    if (clause) end = clause.span.end;
-    const body: TypedSubject = { type: "typed", kind, canonicalId, label, identifiers, with: clause, span: { start: kind.span.start, end } };
-    return { type: "subject", keyword, name, body, span: { start: keyword.start, end } };
+    if (clause) end = clause.end;
+    const body: TypedSubject = { type: "typed", kind, canonicalId, label, identifiers, with: clause, start: kind.start, end };
+    return { type: "subject", keyword, name, body, start: keyword.start, end };
   }
 
   private triggerOrDestination(type: number): Statement {
@@ -637,17 +637,17 @@ class FastParser {
     this.advance();
     const name = this.nameRef();
     const spec = this.kindSpec();
-    let end = spec.span.end;
+    let end = spec.end;
     const clause = this.optionalWith();
-    if (clause) end = clause.span.end;
-    return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, name, spec, with: clause, span: { start: keyword.start, end } };
+    if (clause) end = clause.end;
+    return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, name, spec, with: clause, start: keyword.start, end };
   }
 
   private part(): Statement {
     const keyword = this.span();
     this.advance();
     const name = this.nameRef();
-    let end = name.span.end;
+    let end = name.end;
     let equals: Span | undefined;
     let partId: NameSyntax | undefined;
     let version: VersionSyntax | undefined;
@@ -656,29 +656,29 @@ class FastParser {
       equals = this.span();
       this.advance();
       partId = this.nameRef();
-      end = partId.span.end;
+      end = partId.end;
       version = this.optionalVersion();
-      if (version) end = version.span.end;
+      if (version) end = version.end;
     }
     if (this.type === LBRACE) {
       block = this.block(false);
-      end = block.span.end;
+      end = block.end;
     }
     const clause = this.optionalWith();
-    if (clause) end = clause.span.end;
-    return { type: "part", keyword, name, equals, partId, version, block, with: clause, span: { start: keyword.start, end } };
+    if (clause) end = clause.end;
+    return { type: "part", keyword, name, equals, partId, version, block, with: clause, start: keyword.start, end };
   }
 
   private gate(): Statement {
     const keyword = this.span();
     this.advance();
     const name = this.nameRef();
-    let end = name.span.end;
+    let end = name.end;
     const belowFloor = this.optionalName();
-    if (belowFloor) end = belowFloor.span.end;
+    if (belowFloor) end = belowFloor.end;
     const clause = this.optionalWith();
-    if (clause) end = clause.span.end;
-    return { type: "gate", keyword, name, belowFloor, with: clause, span: { start: keyword.start, end } };
+    if (clause) end = clause.end;
+    return { type: "gate", keyword, name, belowFloor, with: clause, start: keyword.start, end };
   }
 
   /** `a, b -> c -> d, e with {...}`; lines starting with `->` were already joined by the scanner. */
@@ -687,8 +687,8 @@ class FastParser {
     const spanBase = this.spanTop;
     const first = this.nameGroup();
     this.push(first);
-    const start = first[0]!.span.start;
-    let end = first[first.length - 1]!.span.end;
+    const start = first[0]!.start;
+    let end = first[first.length - 1]!.end;
     // At least one arrow (`a, b` alone is no statement).
     this.expect(ARROW);
     while (this.type === ARROW) {
@@ -696,14 +696,14 @@ class FastParser {
       this.advance();
       const group = this.nameGroup();
       this.push(group);
-      end = group[group.length - 1]!.span.end;
+      end = group[group.length - 1]!.end;
     }
     const groups = this.takeFrom<NameSyntax[]>(base);
     const arrows = this.spanStack.slice(spanBase, this.spanTop);
     this.spanTop = spanBase;
     const clause = this.optionalWith();
-    if (clause) end = clause.span.end;
-    return { type: "chain", groups, arrows, with: clause, span: { start, end } };
+    if (clause) end = clause.end;
+    return { type: "chain", groups, arrows, with: clause, start, end };
   }
 
   private nameGroup(): NameSyntax[] {
@@ -723,8 +723,8 @@ class FastParser {
   private nameRef(): NameSyntax {
     const type = this.type;
     let name: NameSyntax;
-    if (type === STRING) name = { text: this.stringValue(), quoted: true, span: this.span() };
-    else if (isNameToken(type)) name = { text: this.piece(this.start, this.end), quoted: false, span: this.span() };
+    if (type === STRING) name = { text: this.stringValue(), quoted: true, start: this.start, end: this.end };
+    else if (isNameToken(type)) name = { text: this.piece(this.start, this.end), quoted: false, start: this.start, end: this.end };
     else throw DECLINE;
     this.advance();
     return name;
@@ -751,13 +751,13 @@ class FastParser {
     const keyword = this.span();
     this.advance();
     const value = this.json();
-    return { keyword, value, span: { start: keyword.start, end: value.span.end } };
+    return { keyword, value, start: keyword.start, end: value.end };
   }
 
   /** `@1` or `@"2024 Q1"` (the `@` and the string may be apart, on one line). */
   private optionalVersion(): VersionSyntax | undefined {
     if (this.type === VERSION_LITERAL) {
-      const version: VersionSyntax = { text: this.piece(this.start + 1, this.end), quoted: false, span: this.span(), valueSpan: { start: this.start + 1, end: this.end } };
+      const version: VersionSyntax = { text: this.piece(this.start + 1, this.end), quoted: false, start: this.start, end: this.end, valueSpan: { start: this.start + 1, end: this.end } };
       this.advance();
       return version;
     }
@@ -765,7 +765,7 @@ class FastParser {
       const at = this.start;
       this.advance();
       this.expect(STRING);
-      const version: VersionSyntax = { text: this.stringValue(), quoted: true, span: { start: at, end: this.end }, valueSpan: this.span() };
+      const version: VersionSyntax = { text: this.stringValue(), quoted: true, start: at, end: this.end, valueSpan: this.span() };
       this.advance();
       return version;
     }
@@ -774,9 +774,9 @@ class FastParser {
 
   private kindSpec(): KindSpec {
     const kind = this.nameRef();
-    if (this.type !== LBRACE) return { kind, block: undefined, span: kind.span };
+    if (this.type !== LBRACE) return { kind, block: undefined, start: kind.start, end: kind.end };
     const block = this.block(false);
-    return { kind, block, span: { start: kind.span.start, end: block.span.end } };
+    return { kind, block, start: kind.start, end: block.end };
   }
 
   /**
@@ -802,14 +802,14 @@ class FastParser {
     const properties = this.takeFrom<BlockProperty>(base);
     const close = this.span();
     this.advance();
-    return { open, close, properties, span: { start: open.start, end: close.end } };
+    return { open, close, properties, start: open.start, end: close.end };
   }
 
   private blockProperty(): BlockProperty {
     const type = this.type;
     if (type === KW_WITH) {
       const clause = this.withClause();
-      return { type: "with", clause, span: clause.span };
+      return { type: "with", clause, start: clause.start, end: clause.end };
     }
     if (type === KW_SUBJECTS) return this.subjectList();
     const keyword = this.span();
@@ -818,29 +818,29 @@ class FastParser {
       case KW_TIMEZONE: {
         this.advance();
         const value = this.nameRef();
-        return { type: type === KW_SCHEDULE ? "schedule" : "timezone", keyword, value, span: { start: keyword.start, end: value.span.end } };
+        return { type: type === KW_SCHEDULE ? "schedule" : "timezone", keyword, value, start: keyword.start, end: value.end };
       }
       case KW_JOB: {
         this.advance();
         const id = this.nameRef();
-        let end = id.span.end;
+        let end = id.end;
         const version = this.optionalVersion();
-        if (version) end = version.span.end;
+        if (version) end = version.end;
         const clause = this.optionalWith();
-        if (clause) end = clause.span.end;
-        return { type: "job", keyword, id, version, with: clause, span: { start: keyword.start, end } };
+        if (clause) end = clause.end;
+        return { type: "job", keyword, id, version, with: clause, start: keyword.start, end };
       }
       case KW_TRIGGER:
       case KW_DESTINATION: {
         this.advance();
         const spec = this.kindSpec();
-        return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, spec, span: { start: keyword.start, end: spec.span.end } };
+        return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, spec, start: keyword.start, end: spec.end };
       }
       case KW_SCOPE: {
         this.advance();
         this.expect(KW_WITH);
         const clause = this.withClause();
-        return { type: "scope", keyword, with: clause, span: { start: keyword.start, end: clause.span.end } };
+        return { type: "scope", keyword, with: clause, start: keyword.start, end: clause.end };
       }
       default:
         // Anything else in a block is junk to chevrotain (an error).
@@ -871,7 +871,7 @@ class FastParser {
     this.expect(RBRACKET);
     const close = this.span();
     this.advance();
-    return { type: "subjects", keyword, open, close, items, span: { start: keyword.start, end: close.end } };
+    return { type: "subjects", keyword, open, close, items, start: keyword.start, end: close.end };
   }
 
   /**
@@ -898,18 +898,18 @@ class FastParser {
 
   private scalar(): JsonScalarLiteral {
     const type = this.type;
-    const span = this.span();
-    const raw = this.text.slice(this.start, this.end);
+    const { start, end } = this;
+    const raw = this.text.slice(start, end);
     switch (type) {
       case STRING:
-        return { type: "string", value: this.escaped ? decodeString(raw) : raw.slice(1, -1), raw, span };
+        return { type: "string", value: this.escaped ? decodeString(raw) : raw.slice(1, -1), raw, start, end };
       case NUMBER:
-        return { type: "number", value: Number(raw), raw, span };
+        return { type: "number", value: Number(raw), raw, start, end };
       case KW_NULL:
-        return { type: "null", value: null, raw, span };
+        return { type: "null", value: null, raw, start, end };
       case KW_TRUE:
       case KW_FALSE:
-        return { type: "boolean", value: type === KW_TRUE, raw, span };
+        return { type: "boolean", value: type === KW_TRUE, raw, start, end };
       default:
         throw DECLINE;
     }
@@ -944,7 +944,7 @@ class FastParser {
         let key: NameSyntax | undefined;
         if (container.type === "object") {
           if (this.type !== STRING) throw DECLINE;
-          key = { text: this.stringValue(), quoted: true, span: this.span() };
+          key = { text: this.stringValue(), quoted: true, start: this.start, end: this.end };
           this.advanceInJson();
           this.expect(COLON);
           this.advanceInJson();
@@ -954,7 +954,7 @@ class FastParser {
           const child = this.openContainer();
           let owner: JsonMember | undefined;
           if (key) {
-            owner = { key, value: child, span: { start: key.span.start, end: child.span.end } };
+            owner = { key, value: child, start: key.start, end: child.end };
             (container as JsonObjectLiteral).members.push(owner);
           } else {
             (container as JsonArrayLiteral).elements.push(child);
@@ -966,7 +966,7 @@ class FastParser {
           continue;
         }
         const value = this.scalar();
-        if (key) (container as JsonObjectLiteral).members.push({ key, value, span: { start: key.span.start, end: value.span.end } });
+        if (key) (container as JsonObjectLiteral).members.push({ key, value, start: key.start, end: value.end });
         else (container as JsonArrayLiteral).elements.push(value);
         this.advanceInJson();
       }
@@ -992,11 +992,11 @@ class FastParser {
   private closeContainer(containers: Array<JsonObjectLiteral | JsonArrayLiteral>, owners: Array<JsonMember | undefined>): boolean {
     const end = this.end;
     const container = containers.pop()!;
-    container.span.end = end;
+    container.end = end;
     if (container.type === "object") container.members = exact(container.members);
     else container.elements = exact(container.elements);
     const owner = owners.pop();
-    if (owner) owner.span.end = end;
+    if (owner) owner.end = end;
     if (containers.length === 0) {
       this.advance();
       return true;
@@ -1006,8 +1006,8 @@ class FastParser {
   }
 
   private openContainer(): JsonObjectLiteral | JsonArrayLiteral {
-    const span = this.span();
-    return this.type === LBRACE ? { type: "object", members: [], span } : { type: "array", elements: [], span };
+    const { start, end } = this;
+    return this.type === LBRACE ? { type: "object", members: [], start, end } : { type: "array", elements: [], start, end };
   }
 }
 

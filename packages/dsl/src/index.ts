@@ -14,7 +14,7 @@ export { collectSymbols, SymbolIndex, type SymbolKind, type SymbolDeclaration, t
 export { parseJsonSource, JsonSourceMap, type JsonSource } from "./json-source.js";
 export { WfSourceMap, type WfOrigins, type EdgeOrigin } from "./wf-source-map.js";
 export type { SourceMap, SourceLocation, PointerPart } from "./source-map.js";
-export { LineIndex, lineIndexOf, positionAt, offsetAt, type Position, type Range, type Span } from "./positions.js";
+export { LineIndex, lineIndexOf, positionAt, offsetAt, spanOf, type Position, type Range, type Span } from "./positions.js";
 export { DSL_CODES, type DslCode, type SourceFault, type SourceRelated } from "./diagnostics.js";
 export { jsonEqual } from "@wfkit/core";
 export { KEYWORD_TEXTS } from "./lexer.js";

@@ -1,7 +1,7 @@
 /** From a JSON literal of `.wf` to its value, reporting what JSON cannot keep exactly. */
 import type { JsonLiteral, JsonMember, JsonScalarLiteral } from "./ast.js";
 import { setOwnField } from "./json-value.js";
-import type { Span } from "./positions.js";
+import { type Span, spanOf } from "./positions.js";
 
 export interface LiteralIssue {
   kind: "duplicate-key" | "number-precision";
@@ -36,8 +36,8 @@ export function literalValue(literal: JsonLiteral, issues: LiteralIssue[]): unkn
         if (first)
           issues.push({
             kind: "duplicate-key",
-            span: member.key.span,
-            first: first.key.span,
+            span: spanOf(member.key),
+            first: spanOf(first.key),
             message: `\`${member.key.text}\` is written twice in this object; only the last value is kept`,
           });
         else seen.set(member.key.text, member);
@@ -85,14 +85,14 @@ function integerDigits(text: string): string {
 function checkNumber(literal: JsonScalarLiteral, issues: LiteralIssue[]): void {
   const value = literal.value as number;
   if (!Number.isFinite(value)) {
-    issues.push({ kind: "number-precision", span: literal.span, message: `\`${literal.raw}\` is too large for a JSON number; JSON writers would turn it into null` });
+    issues.push({ kind: "number-precision", span: spanOf(literal), message: `\`${literal.raw}\` is too large for a JSON number; JSON writers would turn it into null` });
     return;
   }
   const digits = literal.raw.replace(/^-/, "");
   if (/^[0-9]+$/.test(digits) && digits.length > 15 && integerDigits(JSON.stringify(Math.abs(value))) !== digits) {
     issues.push({
       kind: "number-precision",
-      span: literal.span,
+      span: spanOf(literal),
       message: `\`${literal.raw}\` has more digits than a JSON number keeps; it becomes ${JSON.stringify(value)}. Write it as a string if every digit matters`,
     });
   }

@@ -9,7 +9,7 @@
 import type { IToken } from "chevrotain";
 import type { JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral, NameSyntax } from "./ast.js";
 import { Colon, Comma, Keywords, LBrace, LBracket, Newline, NumberLiteral, RBrace, RBracket, StringLiteral } from "./lexer.js";
-import type { Span } from "./positions.js";
+import { type Span, spanOf } from "./positions.js";
 import { decodeString } from "./strings.js";
 
 export interface LiteralProblem {
@@ -41,7 +41,7 @@ export function buildJsonLiteral(tokens: readonly IToken[]): { literal: JsonLite
       frame.state = "commaOrEnd";
     } else if (frame.member) {
       frame.member.value = value;
-      frame.member.span = { start: frame.member.span.start, end: value.span.end };
+      frame.member.end = value.end;
       frame.state = "commaOrEnd";
     }
   };
@@ -75,16 +75,16 @@ export function buildJsonLiteral(tokens: readonly IToken[]): { literal: JsonLite
     const wantsValue = !frame ? root === undefined : frame.kind === "array" ? frame.state !== "commaOrEnd" : frame.state === "value";
 
     if (wantsValue && (type === LBrace || type === LBracket)) {
-      const span = tokenSpan(token);
-      const node: JsonObjectLiteral | JsonArrayLiteral = type === LBrace ? { type: "object", members: [], span } : { type: "array", elements: [], span };
+      const { start, end } = tokenSpan(token);
+      const node: JsonObjectLiteral | JsonArrayLiteral = type === LBrace ? { type: "object", members: [], start, end } : { type: "array", elements: [], start, end };
       attach(node);
       // A container's own state moves on only when it closes; `attach` set its parent's.
       stack.push(node.type === "object" ? { kind: "object", node, state: "keyOrEnd" } : { kind: "array", node, state: "valueOrEnd" });
     } else if (wantsValue && isScalarToken(type)) {
       attach(scalarOf(token));
     } else if (frame?.kind === "object" && (frame.state === "keyOrEnd" || frame.state === "key") && type === StringLiteral) {
-      const key: NameSyntax = { text: decodeString(token.image), quoted: true, span: tokenSpan(token) };
-      frame.member = { key, value: undefined, span: key.span };
+      const key: NameSyntax = { text: decodeString(token.image), quoted: true, ...tokenSpan(token) };
+      frame.member = { key, value: undefined, start: key.start, end: key.end };
       frame.node.members.push(frame.member);
       frame.state = "colon";
     } else if (frame?.kind === "object" && frame.state === "colon" && type === Colon) {
@@ -106,23 +106,23 @@ export function buildJsonLiteral(tokens: readonly IToken[]): { literal: JsonLite
   if (!problem && stack.length > 0) {
     const open = stack[stack.length - 1]!;
     const closer = open.kind === "object" ? "`}`" : "`]`";
-    const at = last ? tokenSpan(last) : open.node.span;
+    const at = last ? tokenSpan(last) : spanOf(open.node);
     problem = { span: at, message: `expected ${closer} to close the ${open.kind === "object" ? "object" : "array"} opened here${last ? ` (after \`${last.image}\`)` : ""}` };
   }
   // Close whatever is still open at the last token read, so every span covers its content.
   const end = last ? tokenSpan(last).end : 0;
   while (stack.length) {
     const frame = stack.pop()!;
-    frame.node.span = { start: frame.node.span.start, end: Math.max(frame.node.span.end, end) };
+    frame.node.end = Math.max(frame.node.end, end);
   }
   return { literal: root, problem };
 }
 
 function closeFrame(stack: Frame[], token: IToken): void {
   const frame = stack.pop()!;
-  frame.node.span = { start: frame.node.span.start, end: token.startOffset + token.image.length };
+  frame.node.end = token.startOffset + token.image.length;
   const parent = stack[stack.length - 1];
-  if (parent?.kind === "object" && parent.member) parent.member.span = { start: parent.member.span.start, end: frame.node.span.end };
+  if (parent?.kind === "object" && parent.member) parent.member.end = frame.node.end;
 }
 
 function isScalarToken(type: IToken["tokenType"]): boolean {
@@ -130,17 +130,17 @@ function isScalarToken(type: IToken["tokenType"]): boolean {
 }
 
 function scalarOf(token: IToken): JsonScalarLiteral {
-  const span = tokenSpan(token);
+  const { start, end } = tokenSpan(token);
   const raw = token.image;
   switch (token.tokenType) {
     case StringLiteral:
-      return { type: "string", value: decodeString(raw), raw, span };
+      return { type: "string", value: decodeString(raw), raw, start, end };
     case NumberLiteral:
-      return { type: "number", value: Number(raw), raw, span };
+      return { type: "number", value: Number(raw), raw, start, end };
     case Keywords.null:
-      return { type: "null", value: null, raw, span };
+      return { type: "null", value: null, raw, start, end };
     default:
-      return { type: "boolean", value: raw === "true", raw, span };
+      return { type: "boolean", value: raw === "true", raw, start, end };
   }
 }
 

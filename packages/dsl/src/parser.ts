@@ -33,6 +33,7 @@ import type {
   Statement,
   SubjectStatement,
   SubjectsProperty,
+  Syntax,
   TriggerStatement,
   TypedSubject,
   VersionStatement,
@@ -120,6 +121,11 @@ function span(token: IToken): Span {
 
 function join(start: Span, end: Span | undefined): Span {
   return { start: start.start, end: Math.max(start.end, end?.end ?? start.end) };
+}
+
+/** Moves the end of `element` out to cover `end` (as `join` does, in place). */
+function widen(element: Syntax, end: Span | undefined): void {
+  element.end = Math.max(element.end, end?.end ?? element.end);
 }
 
 function isReal(token: IToken | undefined): token is IToken {
@@ -225,7 +231,7 @@ class WfParser extends EmbeddedActionsParser {
         },
       ]);
     });
-    return { type: "file", statements, comments: [], span: { start: 0, end: 0 } };
+    return { type: "file", statements, comments: [], start: 0, end: 0 };
     },
     {
       // An error at the very end of the input can reach the top rule: keep every statement,
@@ -233,7 +239,7 @@ class WfParser extends EmbeddedActionsParser {
       recoveryValueFunc: () => {
         const statements = [...this.statements];
         if (this.current && !statements.includes(this.current)) statements.push(this.current);
-        return { type: "file" as const, statements, comments: [], span: { start: 0, end: 0 } };
+        return { type: "file" as const, statements, comments: [], start: 0, end: 0 };
       },
     },
   );
@@ -255,7 +261,7 @@ class WfParser extends EmbeddedActionsParser {
     this.ACTION(() => {
       const junk = rest[0];
       if (!junk) return;
-      if (statement) statement.span = join(statement.span, span(rest[rest.length - 1]!));
+      if (statement) widen(statement, span(rest[rest.length - 1]!));
       if (this.errors.length + this.problems.length > errorsBefore) return;
       this.problems.push({ span: span(junk), message: "", junk: { statementTokens: this.tokensBetween(first, junk), junkToken: junk } });
     });
@@ -314,7 +320,7 @@ class WfParser extends EmbeddedActionsParser {
     });
     return this.ACTION(() => {
       const first = tokens[0]!;
-      const statement: InvalidStatement = { type: "invalid", span: join(span(first), span(tokens[tokens.length - 1]!)) };
+      const statement: InvalidStatement = { type: "invalid", ...join(span(first), span(tokens[tokens.length - 1]!)) };
       // The whole line, to find its first token that makes no sense (see `explainJunk`).
       this.problems.push({ span: span(first), message: "", junk: { statementTokens: tokens, junkToken: first } });
       this.current = statement;
@@ -328,7 +334,7 @@ class WfParser extends EmbeddedActionsParser {
     "workflowStatement",
     (): WorkflowStatement | undefined => {
       const keyword = this.CONSUME(Keywords.workflow);
-      const statement = this.ACTION(() => this.start<WorkflowStatement>({ type: "workflow", keyword: span(keyword), name: undefined, with: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<WorkflowStatement>({ type: "workflow", keyword: span(keyword), name: undefined, with: undefined, ...span(keyword) }));
       this.OPTION({
         GATE: () => !this.clauseAhead(),
         DEF: () => {
@@ -349,12 +355,12 @@ class WfParser extends EmbeddedActionsParser {
     "subjectStatement",
     (): SubjectStatement | undefined => {
       const keyword = this.CONSUME(Keywords.subject);
-      const statement = this.ACTION(() => this.start<SubjectStatement>({ type: "subject", keyword: span(keyword), name: undefined, body: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<SubjectStatement>({ type: "subject", keyword: span(keyword), name: undefined, body: undefined, ...span(keyword) }));
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
       const equals = this.CONSUME(Equals);
       this.ACTION(() => {
-        if (isReal(equals)) statement.span = join(statement.span, span(equals));
+        if (isReal(equals)) widen(statement, span(equals));
       });
       this.OR({
         // One token decides: `{` begins JSON, a name begins `company "id" "label"`.
@@ -366,7 +372,7 @@ class WfParser extends EmbeddedActionsParser {
           ALT: () => {
             const value = this.SUBRULE(this.jsonLiteral);
             this.ACTION(() => {
-              if (value) this.extend(statement, "body", { type: "raw", value, span: value.span });
+              if (value) this.extend(statement, "body", { type: "raw", value, start: value.start, end: value.end });
             });
           },
         },
@@ -386,7 +392,7 @@ class WfParser extends EmbeddedActionsParser {
   /** `company "cmp_tesco" "Tesco PLC" identifiers [...] with {...}` */
   typedSubject = this.RULE("typedSubject", (): TypedSubject | undefined => {
     const kind = this.SUBRULE(this.nameRef);
-    const body = this.ACTION(() => (kind ? ({ type: "typed", kind, canonicalId: undefined, label: undefined, identifiers: undefined, with: undefined, span: kind.span } as TypedSubject) : undefined));
+    const body = this.ACTION(() => (kind ? ({ type: "typed", kind, canonicalId: undefined, label: undefined, identifiers: undefined, with: undefined, start: kind.start, end: kind.end } as TypedSubject) : undefined));
     const canonicalId = this.SUBRULE2(this.nameRef);
     this.ACTION(() => body && this.extend(body, "canonicalId", canonicalId));
     this.OPTION({
@@ -401,9 +407,9 @@ class WfParser extends EmbeddedActionsParser {
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => {
         if (!body) return;
-        const clauseSpan = join(span(keyword), value?.span);
-        body.identifiers = { keyword: span(keyword), value, span: clauseSpan };
-        body.span = join(body.span, clauseSpan);
+        const clauseSpan = join(span(keyword), value);
+        body.identifiers = { keyword: span(keyword), value, ...clauseSpan };
+        widen(body, clauseSpan);
       });
     });
     this.OPTION3(() => {
@@ -417,7 +423,7 @@ class WfParser extends EmbeddedActionsParser {
     "triggerStatement",
     (): TriggerStatement | undefined => {
       const keyword = this.CONSUME(Keywords.trigger);
-      const statement = this.ACTION(() => this.start<TriggerStatement>({ type: "trigger", keyword: span(keyword), name: undefined, spec: undefined, with: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<TriggerStatement>({ type: "trigger", keyword: span(keyword), name: undefined, spec: undefined, with: undefined, ...span(keyword) }));
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
       const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
@@ -436,7 +442,7 @@ class WfParser extends EmbeddedActionsParser {
     (): PartStatement | undefined => {
       const keyword = this.CONSUME(Keywords.part);
       const statement = this.ACTION(() =>
-        this.start<PartStatement>({ type: "part", keyword: span(keyword), name: undefined, equals: undefined, partId: undefined, version: undefined, block: undefined, with: undefined, span: span(keyword) }),
+        this.start<PartStatement>({ type: "part", keyword: span(keyword), name: undefined, equals: undefined, partId: undefined, version: undefined, block: undefined, with: undefined, ...span(keyword) }),
       );
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
@@ -469,7 +475,7 @@ class WfParser extends EmbeddedActionsParser {
     "gateStatement",
     (): GateStatement | undefined => {
       const keyword = this.CONSUME(Keywords.gate);
-      const statement = this.ACTION(() => this.start<GateStatement>({ type: "gate", keyword: span(keyword), name: undefined, belowFloor: undefined, with: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<GateStatement>({ type: "gate", keyword: span(keyword), name: undefined, belowFloor: undefined, with: undefined, ...span(keyword) }));
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
       this.OPTION({
@@ -493,7 +499,7 @@ class WfParser extends EmbeddedActionsParser {
     (): DestinationStatement | undefined => {
       const keyword = this.CONSUME(Keywords.destination);
       const statement = this.ACTION(() =>
-        this.start<DestinationStatement>({ type: "destination", keyword: span(keyword), name: undefined, spec: undefined, with: undefined, span: span(keyword) }),
+        this.start<DestinationStatement>({ type: "destination", keyword: span(keyword), name: undefined, spec: undefined, with: undefined, ...span(keyword) }),
       );
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
@@ -512,7 +518,7 @@ class WfParser extends EmbeddedActionsParser {
     "nodeStatement",
     (): NodeStatement | undefined => {
       const keyword = this.CONSUME(Keywords.node);
-      const statement = this.ACTION(() => this.start<NodeStatement>({ type: "node", keyword: span(keyword), value: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<NodeStatement>({ type: "node", keyword: span(keyword), value: undefined, ...span(keyword) }));
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => this.extend(statement, "value", value));
       return statement;
@@ -524,7 +530,7 @@ class WfParser extends EmbeddedActionsParser {
     "edgeStatement",
     (): EdgeStatement | undefined => {
       const keyword = this.CONSUME(Keywords.edge);
-      const statement = this.ACTION(() => this.start<EdgeStatement>({ type: "edge", keyword: span(keyword), value: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<EdgeStatement>({ type: "edge", keyword: span(keyword), value: undefined, ...span(keyword) }));
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => this.extend(statement, "value", value));
       return statement;
@@ -536,7 +542,7 @@ class WfParser extends EmbeddedActionsParser {
     "documentStatement",
     (): DocumentStatement | undefined => {
       const keyword = this.CONSUME(Keywords.document);
-      const statement = this.ACTION(() => this.start<DocumentStatement>({ type: "document", keyword: span(keyword), value: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<DocumentStatement>({ type: "document", keyword: span(keyword), value: undefined, ...span(keyword) }));
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => this.extend(statement, "value", value));
       return statement;
@@ -548,7 +554,7 @@ class WfParser extends EmbeddedActionsParser {
     "versionStatement",
     (): VersionStatement | undefined => {
       const keyword = this.CONSUME(Keywords.version);
-      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", keyword: span(keyword), block: undefined, span: span(keyword) }));
+      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", keyword: span(keyword), block: undefined, ...span(keyword) }));
       const block = this.SUBRULE(this.block, { ARGS: ["version"] });
       this.ACTION(() => this.extend(statement, "block", block));
       return statement;
@@ -561,7 +567,7 @@ class WfParser extends EmbeddedActionsParser {
     "chainStatement",
     (): ChainStatement | undefined => {
       const first = this.SUBRULE(this.nameGroup);
-      const statement = this.ACTION(() => this.start<ChainStatement>({ type: "chain", groups: [first], arrows: [], with: undefined, span: groupSpan(first) }));
+      const statement = this.ACTION(() => this.start<ChainStatement>({ type: "chain", groups: [first], arrows: [], with: undefined, ...groupSpan(first) }));
       this.AT_LEAST_ONE({
         ERR_MSG: "`->`",
         DEF: () => {
@@ -570,7 +576,7 @@ class WfParser extends EmbeddedActionsParser {
           this.ACTION(() => {
             statement.arrows.push(span(arrow));
             statement.groups.push(group);
-            statement.span = join(statement.span, group.length ? groupSpan(group) : span(arrow));
+            widen(statement, group.length ? groupSpan(group) : span(arrow));
           });
         },
       });
@@ -612,7 +618,7 @@ class WfParser extends EmbeddedActionsParser {
       return this.ACTION(() => {
         if (!isReal(token)) return undefined;
         const quoted = token.tokenType === StringLiteral;
-        return { text: quoted ? decodeString(token.image) : token.image, quoted, span: span(token) };
+        return { text: quoted ? decodeString(token.image) : token.image, quoted, ...span(token) };
       });
     },
     { recoveryValueFunc: () => undefined },
@@ -626,7 +632,7 @@ class WfParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const token = this.CONSUME(VersionLiteral);
-            return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, span: span(token), valueSpan: { start: token.startOffset + 1, end: span(token).end } } : undefined));
+            return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueSpan: { start: token.startOffset + 1, end: span(token).end } } : undefined));
           },
         },
         {
@@ -634,7 +640,7 @@ class WfParser extends EmbeddedActionsParser {
             const at = this.CONSUME(At);
             const value = this.CONSUME2(StringLiteral);
             return this.ACTION(() =>
-              isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, span: join(span(at), span(value)), valueSpan: span(value) } : undefined,
+              isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueSpan: span(value) } : undefined,
             );
           },
         },
@@ -647,13 +653,13 @@ class WfParser extends EmbeddedActionsParser {
     "kindSpec",
     (blockKind: BlockKind): KindSpec | undefined => {
       const kind = this.SUBRULE(this.nameRef);
-      const spec = this.ACTION(() => (kind ? ({ kind, block: undefined, span: kind.span } as KindSpec) : undefined));
+      const spec = this.ACTION(() => (kind ? ({ kind, block: undefined, start: kind.start, end: kind.end } as KindSpec) : undefined));
       this.OPTION(() => {
         const block = this.SUBRULE(this.block, { ARGS: [blockKind] });
         this.ACTION(() => {
           if (spec && block) {
             spec.block = block;
-            spec.span = join(spec.span, block.span);
+            widen(spec, block);
           }
         });
       });
@@ -667,7 +673,7 @@ class WfParser extends EmbeddedActionsParser {
     (): WithClause | undefined => {
       const keyword = this.CONSUME(Keywords.with);
       const value = this.SUBRULE(this.jsonLiteral);
-      return this.ACTION(() => ({ keyword: span(keyword), value, span: join(span(keyword), value?.span) }));
+      return this.ACTION(() => ({ keyword: span(keyword), value, ...join(span(keyword), value) }));
     },
     { recoveryValueFunc: () => undefined },
   );
@@ -698,8 +704,8 @@ class WfParser extends EmbeddedActionsParser {
       });
       const close = this.SUBRULE(this.closeBrace);
       return this.ACTION(() => {
-        const last = close ?? properties[properties.length - 1]?.span;
-        return { open: span(open), close, properties, span: join(span(open), last) };
+        const last = close ?? properties[properties.length - 1];
+        return { open: span(open), close, properties, ...join(span(open), last) };
       });
     },
     { recoveryValueFunc: () => undefined },
@@ -751,14 +757,14 @@ class WfParser extends EmbeddedActionsParser {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.schedule);
             const value = this.SUBRULE(this.nameRef);
-            return this.ACTION(() => ({ type: "schedule" as const, keyword: span(keyword), value, span: join(span(keyword), value?.span) }));
+            return this.ACTION(() => ({ type: "schedule" as const, keyword: span(keyword), value, ...join(span(keyword), value) }));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.timezone);
             const value = this.SUBRULE2(this.nameRef);
-            return this.ACTION(() => ({ type: "timezone" as const, keyword: span(keyword), value, span: join(span(keyword), value?.span) }));
+            return this.ACTION(() => ({ type: "timezone" as const, keyword: span(keyword), value, ...join(span(keyword), value) }));
           },
         },
         {
@@ -779,7 +785,7 @@ class WfParser extends EmbeddedActionsParser {
               id,
               version,
               with: clause,
-              span: join(span(keyword), clause?.span ?? version?.span ?? id?.span),
+              ...join(span(keyword), clause ?? version ?? id),
             }));
           },
         },
@@ -787,28 +793,28 @@ class WfParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const clause = this.SUBRULE2(this.withClause);
-            return this.ACTION(() => (clause ? { type: "with" as const, clause, span: clause.span } : undefined));
+            return this.ACTION(() => (clause ? { type: "with" as const, clause, start: clause.start, end: clause.end } : undefined));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.trigger);
             const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
-            return this.ACTION(() => ({ type: "trigger" as const, keyword: span(keyword), spec, span: join(span(keyword), spec?.span) }));
+            return this.ACTION(() => ({ type: "trigger" as const, keyword: span(keyword), spec, ...join(span(keyword), spec) }));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.destination);
             const spec = this.SUBRULE2(this.kindSpec, { ARGS: ["destination"] });
-            return this.ACTION(() => ({ type: "destination" as const, keyword: span(keyword), spec, span: join(span(keyword), spec?.span) }));
+            return this.ACTION(() => ({ type: "destination" as const, keyword: span(keyword), spec, ...join(span(keyword), spec) }));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.scope);
             const clause = this.SUBRULE3(this.withClause);
-            return this.ACTION(() => ({ type: "scope" as const, keyword: span(keyword), with: clause, span: join(span(keyword), clause?.span) }));
+            return this.ACTION(() => ({ type: "scope" as const, keyword: span(keyword), with: clause, ...join(span(keyword), clause) }));
           },
         },
       ]),
@@ -820,12 +826,12 @@ class WfParser extends EmbeddedActionsParser {
     "subjectList",
     (): SubjectsProperty | undefined => {
       const keyword = this.CONSUME(Keywords.subjects);
-      const property = this.ACTION(() => ({ type: "subjects", keyword: span(keyword), open: undefined, close: undefined, items: [], span: span(keyword) }) as SubjectsProperty);
+      const property = this.ACTION(() => ({ type: "subjects", keyword: span(keyword), open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
       const open = this.CONSUME(LBracket);
       this.ACTION(() => {
         if (isReal(open)) {
           property.open = span(open);
-          property.span = join(property.span, span(open));
+          widen(property, span(open));
         }
       });
       this.SUBRULE(this.listNewlines, { ARGS: [false] });
@@ -845,7 +851,7 @@ class WfParser extends EmbeddedActionsParser {
       this.ACTION(() => {
         property.close = close;
         const last = property.items[property.items.length - 1];
-        property.span = join(property.span, close ?? last?.span);
+        widen(property, close ?? last);
       });
       return property;
     },
@@ -915,13 +921,12 @@ class WfParser extends EmbeddedActionsParser {
   }
 
   /** Sets a part of a statement (or block) and widens its span to cover it. */
-  private extend<T extends { span: Span }, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
+  private extend<T extends Syntax, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
     if (value === undefined) return;
     target[key] = value;
-    // A part is either a syntax element (with a span) or a span itself (`equals`).
-    const part = value as { span?: Span } & Partial<Span>;
-    const partSpan = part.span ?? (typeof part.start === "number" && typeof part.end === "number" ? { start: part.start, end: part.end } : undefined);
-    if (partSpan) target.span = join(target.span, partSpan);
+    // A part is a syntax element or a span (`equals`): either has offsets.
+    const part = value as Partial<Span>;
+    if (typeof part.start === "number" && typeof part.end === "number") widen(target, part as Span);
   }
 
   /** True when an error was already reported on the line of `token` (before it). */
@@ -957,7 +962,7 @@ class WfParser extends EmbeddedActionsParser {
 function groupSpan(group: NameSyntax[]): Span {
   const first = group[0];
   const last = group[group.length - 1];
-  return first && last ? join(first.span, last.span) : { start: 0, end: 0 };
+  return first && last ? join(first, last) : { start: 0, end: 0 };
 }
 
 function binarySearchToken(tokens: readonly IToken[], offset: number): number {
@@ -1011,8 +1016,9 @@ export function parseWithChevrotain(text: string): ParseResult {
   const parser = sharedParser();
   parser.begin(tokens);
   const ast = parser.file();
-  ast.span = { start: 0, end: text.length };
-  ast.comments = lexed.comments.map((token) => ({ text: token.image, span: span(token) }));
+  ast.start = 0;
+  ast.end = text.length;
+  ast.comments = lexed.comments.map((token) => ({ text: token.image, ...span(token) }));
 
   const lines = new LineIndex(text);
   const diagnostics: SourceFault[] = [];

@@ -153,3 +153,12 @@ export function offsetAt(text: string, position: Position): number {
 export function spanWithin(span: Span, length: number): boolean {
   return span.start >= 0 && span.start <= span.end && span.end <= length;
 }
+
+/**
+ * A syntax element's offsets as a Span object of their own. Syntax elements carry `start` and
+ * `end` themselves (see ast.ts); a span that outlives the element (in a fault, a location)
+ * is copied out, so results never hold a piece of the tree.
+ */
+export function spanOf(element: Span): Span {
+  return { start: element.start, end: element.end };
+}

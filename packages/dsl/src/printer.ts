@@ -24,7 +24,7 @@ import type {
   WfFile,
   WithClause,
 } from "./ast.js";
-import type { Span } from "./positions.js";
+import { type Span, spanOf } from "./positions.js";
 
 const INDENT = "  ";
 /** The widest a list or JSON literal may be to stay on one line. */
@@ -68,7 +68,7 @@ class CommentPool {
     const found: Comment[] = [];
     for (let i = this.firstAtOrAfter(span.start); i < this.comments.length; i++) {
       const comment = this.comments[i]!;
-      if (comment.span.start >= span.end) break;
+      if (comment.start >= span.end) break;
       if (!this.printed.has(comment)) found.push(comment);
     }
     return found;
@@ -88,7 +88,7 @@ class CommentPool {
     let high = this.comments.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (this.comments[middle]!.span.start < offset) low = middle + 1;
+      if (this.comments[middle]!.start < offset) low = middle + 1;
       else high = middle;
     }
     return low;
@@ -117,21 +117,21 @@ export class Printer {
   print(): string {
     const out: string[] = [];
     const statements = this.file.statements.filter((statement) => statement.type !== "invalid");
-    const entries = this.layOut(statements, (statement) => statement.span, { start: 0, end: Number.MAX_SAFE_INTEGER });
+    const entries = this.layOut(statements, (statement) => spanOf(statement), { start: 0, end: Number.MAX_SAFE_INTEGER });
     let previousEnd: number | undefined;
     entries.items.forEach((entry, index) => {
-      const start = entry.leading[0]?.span.start ?? entry.item.span.start;
+      const start = entry.leading[0]?.start ?? entry.item.start;
       if (index > 0 && this.blankBefore(index, previousEnd, start)) out.push("");
       this.printLeading(out, entry.leading, "");
       // Comments inside the statement that its layout cannot place are kept before it.
       const body = this.printStatement(entry.item);
-      const orphans = this.pool.within(entry.item.span);
+      const orphans = this.pool.within(spanOf(entry.item));
       for (const orphan of orphans) out.push(this.pool.take(orphan));
       out.push(withTrailing(body, entry.trailing, this.pool));
-      previousEnd = entry.trailing?.span.end ?? entry.item.span.end;
+      previousEnd = entry.trailing?.end ?? entry.item.end;
     });
     if (entries.dangling.length) {
-      const start = entries.dangling[0]!.span.start;
+      const start = entries.dangling[0]!.start;
       if (out.length && this.blankBefore(entries.items.length, previousEnd, start)) out.push("");
       this.printLeading(out, entries.dangling, "");
     }
@@ -147,9 +147,9 @@ export class Printer {
   private printLeading(out: string[], comments: Comment[], indent: string): void {
     let previousEnd: number | undefined;
     for (const comment of comments) {
-      if (this.text !== undefined && previousEnd !== undefined && countLineBreaks(this.text, previousEnd, comment.span.start) >= 2) out.push("");
+      if (this.text !== undefined && previousEnd !== undefined && countLineBreaks(this.text, previousEnd, comment.start) >= 2) out.push("");
       out.push(indent + this.pool.take(comment));
-      previousEnd = comment.span.end;
+      previousEnd = comment.end;
     }
   }
 
@@ -165,11 +165,11 @@ export class Printer {
     if (comments.length === 0) return { items: laidOut, dangling };
     let index = 0;
     for (const comment of comments) {
-      while (index < items.length && spanOf(items[index]!).end <= comment.span.start) index++;
+      while (index < items.length && spanOf(items[index]!).end <= comment.start) index++;
       const current = items[index];
-      if (current && spanOf(current).start < comment.span.end) continue; // inside an item
+      if (current && spanOf(current).start < comment.end) continue; // inside an item
       const previous = laidOut[index - 1];
-      if (previous && !previous.trailing && this.text !== undefined && countLineBreaks(this.text, spanOf(previous.item).end, comment.span.start) === 0) {
+      if (previous && !previous.trailing && this.text !== undefined && countLineBreaks(this.text, spanOf(previous.item).end, comment.start) === 0) {
         previous.trailing = comment;
       } else if (laidOut[index]) {
         laidOut[index]!.leading.push(comment);
@@ -234,11 +234,11 @@ export class Printer {
     const groups = statement.groups.map((group) => group.map((name) => printName(name.text)).join(", "));
     const withPart = this.withText(statement.with, INDENT);
     const inline = groups.join(" -> ") + (withPart ? ` ${withPart}` : "");
-    if (!this.pool.any(statement.span) && !inline.includes("\n") && inline.length <= CHAIN_WIDTH) return inline;
+    if (!this.pool.any(spanOf(statement)) && !inline.includes("\n") && inline.length <= CHAIN_WIDTH) return inline;
     // One link per line; comments between links stay with the link they follow or precede.
     const links = statement.arrows.map((arrow, index) => ({ span: { start: arrow.start, end: groupEnd(statement.groups[index + 1]) ?? arrow.end }, text: groups[index + 1] ?? "" }));
-    const firstGroupSpan = { start: statement.span.start, end: groupEnd(statement.groups[0]) ?? statement.span.start };
-    const laidOut = this.layOut([{ span: firstGroupSpan, text: groups[0] ?? "" }, ...links], (link) => link.span, statement.span);
+    const firstGroupSpan = { start: statement.start, end: groupEnd(statement.groups[0]) ?? statement.start };
+    const laidOut = this.layOut([{ span: firstGroupSpan, text: groups[0] ?? "" }, ...links], (link) => link.span, spanOf(statement));
     const lines: string[] = [];
     laidOut.items.forEach((entry, index) => {
       const indent = index === 0 ? "" : INDENT;
@@ -272,17 +272,17 @@ export class Printer {
   private blockText(block: Block, kind: "part" | "kind" | "version", indent: string, column: number): string {
     const inner = indent + INDENT;
     const properties = block.properties;
-    if (properties.length === 0 && !this.pool.any(block.span)) return "{}";
+    if (properties.length === 0 && !this.pool.any(spanOf(block))) return "{}";
     const expand =
       kind === "version" ||
-      this.pool.any(block.span) ||
+      this.pool.any(spanOf(block)) ||
       properties.some((property, index) => property.type === "with" && properties[index - 1]?.type === "job") ||
       properties.some((property) => this.propertyText(property, inner).includes("\n"));
     if (!expand) {
       const inline = `{ ${properties.map((property) => this.propertyText(property, inner)).join(" ")} }`;
       if (indent.length + column + inline.length <= LINE_WIDTH) return inline;
     }
-    const laidOut = this.layOut(properties, (property) => property.span, { start: block.open.end, end: block.close?.start ?? block.span.end });
+    const laidOut = this.layOut(properties, (property) => spanOf(property), { start: block.open.end, end: block.close?.start ?? block.end });
     const lines = ["{"];
     for (const entry of laidOut.items) {
       for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
@@ -301,7 +301,7 @@ export class Printer {
       case "job":
         return join(["job", property.id && `${printName(property.id.text)}${versionText(property.version)}`, this.withText(property.with, indent)]);
       case "subjects":
-        return `subjects ${this.listText(property.items, property.span, indent)}`;
+        return `subjects ${this.listText(property.items, spanOf(property), indent)}`;
       case "with":
         return this.withText(property.clause, indent) ?? "with";
       case "trigger":
@@ -317,7 +317,7 @@ export class Printer {
     const inline = `[${names.join(", ")}]`;
     if (!this.pool.any(span) && inline.length <= INLINE_WIDTH) return inline;
     const inner = indent + INDENT;
-    const laidOut = this.layOut(items, (item) => item.span, span);
+    const laidOut = this.layOut(items, (item) => spanOf(item), span);
     const lines = ["["];
     laidOut.items.forEach((entry, index) => {
       for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
@@ -339,12 +339,12 @@ export class Printer {
     const items: { span: Span; text: () => string }[] =
       literal.type === "object"
         ? literal.members.map((member) => ({
-            span: member.span,
+            span: spanOf(member),
             text: () => `${JSON.stringify(member.key.text)}: ${member.value ? this.literalText(member.value, inner, depth + 1) : "null"}`,
           }))
-        : literal.elements.map((element) => ({ span: element.span, text: () => this.literalText(element, inner, depth + 1) }));
+        : literal.elements.map((element) => ({ span: spanOf(element), text: () => this.literalText(element, inner, depth + 1) }));
     const [open, close] = literal.type === "object" ? ["{", "}"] : ["[", "]"];
-    const laidOut = this.layOut(items, (item) => item.span, { start: literal.span.start + 1, end: literal.span.end - 1 });
+    const laidOut = this.layOut(items, (item) => item.span, { start: literal.start + 1, end: literal.end - 1 });
     const lines = [open];
     laidOut.items.forEach((entry, index) => {
       for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
@@ -358,7 +358,7 @@ export class Printer {
 
   /** The literal on one line, if it has no comments and is narrow enough; else undefined. */
   private inlineLiteral(literal: JsonLiteral): string | undefined {
-    if (this.pool.any(literal.span)) return undefined;
+    if (this.pool.any(spanOf(literal))) return undefined;
     const text = compactLiteral(literal, INLINE_WIDTH + 1);
     return text.length <= INLINE_WIDTH ? text : undefined;
   }
@@ -420,7 +420,7 @@ function withTrailing(text: string, trailing: Comment | undefined, pool: Comment
 }
 
 function groupEnd(group: NameSyntax[] | undefined): number | undefined {
-  return group?.[group.length - 1]?.span.end;
+  return group?.[group.length - 1]?.end;
 }
 
 function countLineBreaks(text: string, from: number, to: number): number {

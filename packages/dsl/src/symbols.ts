@@ -6,7 +6,7 @@
 import type { JsonLiteral, NameSyntax, Statement, WfFile } from "./ast.js";
 import { rawNodeId } from "./compile.js";
 import { memberOf } from "./json-convert.js";
-import type { Span } from "./positions.js";
+import { type Span, spanOf } from "./positions.js";
 import { printVersion } from "./printer.js";
 
 export type SymbolKind = "node" | "subject";
@@ -99,10 +99,10 @@ export function collectSymbols(ast: WfFile): SymbolIndex {
   const declarations: SymbolDeclaration[] = [];
   const references: SymbolReference[] = [];
   const declare = (kind: SymbolKind, name: NameSyntax | undefined, statement: Statement, detail: string, inJson = false) => {
-    if (name) declarations.push({ kind, name: name.text, span: name.span, statement, declaredBy: statement.type, detail, inJson });
+    if (name) declarations.push({ kind, name: name.text, span: spanOf(name), statement, declaredBy: statement.type, detail, inJson });
   };
   const refer = (kind: SymbolKind, name: NameSyntax, statement: Statement, inJson = false) => {
-    references.push({ kind, name: name.text, span: name.span, statement, inJson });
+    references.push({ kind, name: name.text, span: spanOf(name), statement, inJson });
   };
   for (const statement of ast.statements) {
     switch (statement.type) {
@@ -147,5 +147,5 @@ export function collectSymbols(ast: WfFile): SymbolIndex {
 
 function stringMember(literal: JsonLiteral | undefined, field: string): NameSyntax | undefined {
   const value = memberOf(literal, field)?.value;
-  return value?.type === "string" ? { text: value.value as string, quoted: true, span: value.span } : undefined;
+  return value?.type === "string" ? { text: value.value as string, quoted: true, start: value.start, end: value.end } : undefined;
 }

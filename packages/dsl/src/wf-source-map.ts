@@ -23,7 +23,7 @@ import type {
 import { readBlock } from "./block-properties.js";
 import { memberOf } from "./json-convert.js";
 import type { BlockKind } from "./parser.js";
-import type { LineIndex, Span } from "./positions.js";
+import { type LineIndex, type Span, spanOf } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 
 export type EdgeOrigin =
@@ -200,18 +200,18 @@ function fieldsPlace(span: Span, typed: (field: string) => Place | undefined, cl
 function withMember(clause: WithClause | undefined, field: string): Place | undefined {
   const member = memberOf(clause?.value, field);
   if (!member) return undefined;
-  return member.value ? literalPlace(member.value, member.key.span) : { span: member.key.span, keySpan: member.key.span };
+  return member.value ? literalPlace(member.value, spanOf(member.key)) : { span: spanOf(member.key), keySpan: spanOf(member.key) };
 }
 
 function literalPlace(literal: JsonLiteral, keySpan?: Span): Place {
   return {
-    span: literal.span,
+    span: spanOf(literal),
     keySpan,
     child: (token) => {
       if (literal.type === "object") {
         const member = memberOf(literal, token);
         if (!member) return undefined;
-        return member.value ? literalPlace(member.value, member.key.span) : { span: member.key.span, keySpan: member.key.span };
+        return member.value ? literalPlace(member.value, spanOf(member.key)) : { span: spanOf(member.key), keySpan: spanOf(member.key) };
       }
       if (literal.type === "array") {
         const element = at(literal.elements, token);
@@ -223,7 +223,7 @@ function literalPlace(literal: JsonLiteral, keySpan?: Span): Place {
 }
 
 function namePlace(name: NameSyntax | undefined): Place | undefined {
-  return name ? { span: name.span } : undefined;
+  return name ? { span: spanOf(name) } : undefined;
 }
 
 function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string, SubjectStatement>): Place | undefined {
@@ -233,9 +233,9 @@ function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string,
     const place = literalPlace(statement.value);
     // A node is found by its id, even when written as JSON.
     const id = memberOf(statement.value, "id")?.value;
-    return id?.type === "string" ? { ...place, span: id.span } : place;
+    return id?.type === "string" ? { ...place, span: spanOf(id) } : place;
   }
-  const nameSpan = statement.name?.span ?? statement.keyword;
+  const nameSpan = (statement.name && spanOf(statement.name)) ?? statement.keyword;
   const id = namePlace(statement.name);
   switch (statement.type) {
     case "trigger":
@@ -281,11 +281,11 @@ function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string,
 function kindSpecPlace(spec: KindSpec, kind: BlockKind): Place {
   const contents = readBlock(spec.block, kind);
   return fieldsPlace(
-    spec.kind.span,
+    spanOf(spec.kind),
     (token) => {
-      if (token === "kind") return { span: spec.kind.span };
-      if (token === "schedule" && contents.schedule?.value) return { span: contents.schedule.value.span, keySpan: contents.schedule.keyword };
-      if (token === "timezone" && contents.timezone?.value) return { span: contents.timezone.value.span, keySpan: contents.timezone.keyword };
+      if (token === "kind") return { span: spanOf(spec.kind) };
+      if (token === "schedule" && contents.schedule?.value) return { span: spanOf(contents.schedule.value), keySpan: contents.schedule.keyword };
+      if (token === "timezone" && contents.timezone?.value) return { span: spanOf(contents.timezone.value), keySpan: contents.timezone.keyword };
       return undefined;
     },
     contents.with,
@@ -300,7 +300,7 @@ function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["bloc
       if (token === "job" && contents.job) {
         const job = contents.job;
         return fieldsPlace(
-          job.span,
+          spanOf(job),
           (field) => (field === "id" ? namePlace(job.id) : field === "version" && job.version ? { span: job.version.valueSpan } : undefined),
           job.with,
           job.keyword,
@@ -309,7 +309,7 @@ function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["bloc
       if (token === "subjectRefs" && contents.subjects) {
         const list = contents.subjects;
         return {
-          span: list.span,
+          span: spanOf(list),
           keySpan: list.keyword,
           child: (index) => {
             const item = at(list.items, index);
@@ -326,10 +326,10 @@ function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["bloc
 /** A subject reference is its name in the list; its fields are their words in the declaration. */
 function subjectRefPlace(item: NameSyntax, declaration: SubjectStatement | undefined): Place {
   const body = declaration?.body;
-  if (!body) return { span: item.span };
-  if (body.type === "raw") return { ...literalPlace(body.value), span: item.span };
+  if (!body) return { span: spanOf(item) };
+  if (body.type === "raw") return { ...literalPlace(body.value), span: spanOf(item) };
   return fieldsPlace(
-    item.span,
+    spanOf(item),
     (field) => {
       switch (field) {
         case "canonicalId":
@@ -352,5 +352,5 @@ function edgePlace(origin: EdgeOrigin | undefined): Place | undefined {
   if (!origin) return undefined;
   if (origin.type === "raw") return origin.statement.value ? literalPlace(origin.statement.value) : undefined;
   const { from, to, arrow, statement } = origin;
-  return fieldsPlace({ start: arrow.start, end: to.span.end }, (token) => (token === "from" ? { span: from.span } : token === "to" ? { span: to.span } : undefined), statement.with);
+  return fieldsPlace({ start: arrow.start, end: to.end }, (token) => (token === "from" ? { span: spanOf(from) } : token === "to" ? { span: spanOf(to) } : undefined), statement.with);
 }

@@ -38,23 +38,23 @@ const LINES = [
   "",
 ];
 
-/** Every span object of a value once (a tree may share one between two nodes). */
+/** Every object of a value that holds offsets, once each. */
 function spansOf(value: unknown, into = new Set<{ start: number; end: number }>()): Set<{ start: number; end: number }> {
   if (value === null || typeof value !== "object") return into;
   if (Array.isArray(value)) {
     for (const element of value) spansOf(element, into);
     return into;
   }
+  // Syntax elements carry their offsets themselves; keywords and other marks are plain spans.
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length === 2 && typeof record["start"] === "number" && typeof record["end"] === "number") into.add(record as { start: number; end: number });
-  else for (const key of keys) spansOf(record[key], into);
+  if (typeof record["start"] === "number" && typeof record["end"] === "number") into.add(record as { start: number; end: number });
+  for (const key of Object.keys(record)) spansOf(record[key], into);
   return into;
 }
 
 /** A statement's tree with its spans counted from the statement's start: equal when only its place differs. */
 function shape(statement: Statement): string {
-  const origin = statement.span.start;
+  const origin = statement.start;
   return JSON.stringify(statement, (key, value: unknown) => (key === "start" || key === "end" ? (value as number) - origin : value));
 }
 
@@ -72,7 +72,7 @@ function reuseStatements(previous: WfFile, text: string): WfFile {
   let suffix = 0;
   while (suffix < Math.min(old.length, statements.length) - prefix && shape(old[old.length - 1 - suffix]!) === shape(statements[statements.length - 1 - suffix]!)) suffix++;
   const reuse = (from: number, to: number) => {
-    const delta = statements[to]!.span.start - old[from]!.span.start;
+    const delta = statements[to]!.start - old[from]!.start;
     for (const span of spansOf(old[from])) {
       span.start += delta;
       span.end += delta;

@@ -46,7 +46,7 @@ describe("syntax errors", () => {
     expect(diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["expected `=` after `s`, found `company`"]);
     const subject = ast.statements[0] as SubjectStatement;
     expect(subject.body?.type === "typed" && subject.body.canonicalId?.text).toBe("cmp_x");
-    expect(text.slice(subject.span.start, subject.span.end)).toBe('subject s company "cmp_x" "X"');
+    expect(text.slice(subject.start, subject.end)).toBe('subject s company "cmp_x" "X"');
     const chain = parse("a -> , b\n").ast.statements[0] as ChainStatement | undefined;
     for (const group of chain?.groups ?? []) for (const name of group) expect(name.text).not.toBe("");
   });
@@ -57,14 +57,14 @@ describe("the tree", () => {
     const text = 'part compare = terminal.compare@1 { job compare.peers@1 subjects [tesco, "J S"] }';
     const part = parse(text).ast.statements[0] as PartStatement;
     const slice = (span: { start: number; end: number } | undefined) => (span ? text.slice(span.start, span.end) : undefined);
-    expect(slice(part.span)).toBe(text);
-    expect(slice(part.name?.span)).toBe("compare");
-    expect(slice(part.partId?.span)).toBe("terminal.compare");
-    expect(slice(part.version?.span)).toBe("@1");
+    expect(slice(part)).toBe(text);
+    expect(slice(part.name)).toBe("compare");
+    expect(slice(part.partId)).toBe("terminal.compare");
+    expect(slice(part.version)).toBe("@1");
     expect(slice(part.version?.valueSpan)).toBe("1");
     const [job, subjects] = part.block!.properties;
-    expect(slice(job?.span)).toBe("job compare.peers@1");
-    expect(subjects?.type === "subjects" && subjects.items.map((item) => [item.text, slice(item.span)])).toEqual([
+    expect(slice(job)).toBe("job compare.peers@1");
+    expect(subjects?.type === "subjects" && subjects.items.map((item) => [item.text, slice(item)])).toEqual([
       ["tesco", "tesco"],
       ["J S", '"J S"'],
     ]);

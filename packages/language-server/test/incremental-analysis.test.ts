@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { analyzeSource, compileAst, CompileCache, parse, type CompiledAst } from "@wfkit/dsl";
+import { analyzeSource, compileAst, CompileCache, parse, spanOf, type CompiledAst } from "@wfkit/dsl";
 import { createLanguageService, type WfkitDocument } from "../src/index.js";
 import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
 import { LineMap } from "../src/service/text.js";
@@ -116,7 +116,8 @@ function describeCompile(compiled: CompiledAst): string {
   const origins: unknown[] = [];
   for (let i = 0; i < 40; i++) {
     const edge = map.edgeOrigin(i);
-    origins.push(map.nodeOrigin(i)?.span, edge && (edge.type === "raw" ? edge.statement.span : [edge.from.span, edge.to.span, edge.arrow]));
+    const node = map.nodeOrigin(i);
+    origins.push(node && spanOf(node), edge && (edge.type === "raw" ? spanOf(edge.statement) : [spanOf(edge.from), spanOf(edge.to), edge.arrow]));
   }
   return serialise({ definition: compiled.definition, diagnostics: compiled.diagnostics, name: compiled.workflowName, places, origins });
 }

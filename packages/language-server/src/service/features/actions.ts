@@ -7,7 +7,7 @@
  * - pin a subject from the catalogue's table (declare it, or replace an unpinned body).
  */
 import { Suggester, indexCatalogue, isPlainObject, type CatalogueSubject } from "@wfkit/core";
-import type { SubjectStatement } from "@wfkit/dsl";
+import type { Span, SubjectStatement } from "@wfkit/dsl";
 import type { WfkitDocument } from "../document.js";
 import { compiledOf, graphOf } from "../graph.js";
 import { comparePositions, type CodeAction, type Diagnostic, type Range, type TextEdit } from "../types.js";
@@ -121,9 +121,9 @@ function removeDuplicateEdge(document: WfkitDocument, diagnostic: Diagnostic): F
   const title = "Remove the duplicate edge";
   const single = (statement.type === "chain" && statement.groups.length === 2 && statement.groups.every((group) => group.length === 1) && !statement.with) || statement.type === "edge";
   if (single) {
-    const line = document.lines.positionAt(statement.span.start).line;
-    const onlyStatementOnLine = document.lines.lineText(line).trim() === document.text.slice(statement.span.start, statement.span.end).trim();
-    const range: Range = onlyStatementOnLine && line + 1 < document.lines.lineCount ? { start: { line, character: 0 }, end: { line: line + 1, character: 0 } } : document.lines.rangeOf(statement.span.start, statement.span.end);
+    const line = document.lines.positionAt(statement.start).line;
+    const onlyStatementOnLine = document.lines.lineText(line).trim() === document.text.slice(statement.start, statement.end).trim();
+    const range: Range = onlyStatementOnLine && line + 1 < document.lines.lineCount ? { start: { line, character: 0 }, end: { line: line + 1, character: 0 } } : document.lines.rangeOf(statement.start, statement.end);
     return [{ title, kind: "quickfix", edits: [{ range, newText: "" }], isPreferred: true }];
   }
   if (statement.type !== "chain" || statement.with) return [];
@@ -132,11 +132,11 @@ function removeDuplicateEdge(document: WfkitDocument, diagnostic: Diagnostic): F
   const before = statement.groups[arrow];
   const after = statement.groups[arrow + 1];
   if (arrow < 0 || before?.length !== 1 || after?.length !== 1) return [];
-  const written = (group: readonly { span: { start: number; end: number } }[]) => group.map((name) => document.text.slice(name.span.start, name.span.end)).join(", ");
+  const written = (group: readonly Span[]) => group.map((name) => document.text.slice(name.start, name.end)).join(", ");
   const chain = (groups: typeof statement.groups) => (groups.length > 1 ? groups.map(written).join(" -> ") : "");
-  const indent = /^[ \t]*/.exec(document.lines.lineText(document.lines.positionAt(statement.span.start).line))![0];
+  const indent = /^[ \t]*/.exec(document.lines.lineText(document.lines.positionAt(statement.start).line))![0];
   const parts = [chain(statement.groups.slice(0, arrow + 1)), chain(statement.groups.slice(arrow + 1))].filter(Boolean);
-  return [{ title, kind: "quickfix", edits: [{ range: document.lines.rangeOf(statement.span.start, statement.span.end), newText: parts.join(`\n${indent}`) }], isPreferred: true }];
+  return [{ title, kind: "quickfix", edits: [{ range: document.lines.rangeOf(statement.start, statement.end), newText: parts.join(`\n${indent}`) }], isPreferred: true }];
 }
 
 function pinnedBody(subject: CatalogueSubject): string {
@@ -159,7 +159,7 @@ function pinSubject(document: WfkitDocument, diagnostic: Diagnostic): Fix[] {
   const declaration = occurrence?.namespace === "subject" ? symbols!.declarationsOf("subject", occurrence.name)[0] : undefined;
   const statement = (declaration?.statement ?? (document.ast && statementAt(document.ast.statements, offset))) as SubjectStatement | undefined;
   if (statement?.type !== "subject" || !statement.body) return [];
-  return [replace(`Pin as \`${subject.canonicalId}\` (${subject.label})`, document.lines.rangeOf(statement.body.span.start, statement.body.span.end), pinnedBody(subject))];
+  return [replace(`Pin as \`${subject.canonicalId}\` (${subject.label})`, document.lines.rangeOf(statement.body.start, statement.body.end), pinnedBody(subject))];
 }
 
 /** `undeclared-subject` for a name the catalogue's table knows: declare it, pinned. */

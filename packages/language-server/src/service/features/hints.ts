@@ -14,12 +14,12 @@ export function getInlayHints(document: WfkitDocument, range: Range): InlayHint[
   const to = document.lines.offsetAt(range.end);
   const hints: InlayHint[] = [];
   for (const statement of ast.statements) {
-    if (statement.type !== "part" || statement.span.end < from || statement.span.start > to || !statement.partId) continue;
+    if (statement.type !== "part" || statement.end < from || statement.start > to || !statement.partId) continue;
     const part = catalogue.parts.get(statement.partId.text);
     if (!part) continue;
     const subjects = statement.block?.properties.find((property) => property.type === "subjects");
     const count = subjects?.type === "subjects" ? subjects.items.length : 0;
-    const anchor = statement.version?.span.end ?? statement.partId.span.end;
+    const anchor = statement.version?.end ?? statement.partId.end;
     hints.push({
       position: document.lines.positionAt(anchor),
       label: `cost ${partCost(part, count)}`,
@@ -44,7 +44,7 @@ export function getCodeLenses(document: WfkitDocument, summary: LensSummary = su
   const verdict = errors ? `${errors} error${errors === 1 ? "" : "s"}` : `valid${warnings ? ` (${warnings} warning${warnings === 1 ? "" : "s"})` : ""}`;
   const cost = summary.costMinorUnits !== undefined ? `estimate ${summary.costMinorUnits} minor units` : "no estimate (syntax errors)";
   const workflow = document.ast?.statements.find((statement) => statement.type === "workflow");
-  const at = workflow ? document.lines.positionAt(workflow.span.start) : { line: 0, character: 0 };
+  const at = workflow ? document.lines.positionAt(workflow.start) : { line: 0, character: 0 };
   return [{ range: { start: at, end: at }, title: `${cost} · ${verdict}${summary.stale ? " (checking…)" : ""}`, command: SHOW_ESTIMATE_COMMAND }];
 }
 
@@ -62,8 +62,8 @@ export function getSemanticTokens(document: WfkitDocument): SemanticToken[] {
   for (const reference of symbols.references) tokens.push({ ...reference.span, type: reference.namespace === "subject" ? "subject" : "node", declaration: false });
   for (const statement of ast.statements) {
     if (statement.type !== "part" || !statement.partId) continue;
-    tokens.push({ ...statement.partId.span, type: "part", declaration: false });
-    if (statement.version) tokens.push({ ...statement.version.span, type: "version", declaration: false });
+    tokens.push({ start: statement.partId.start, end: statement.partId.end, type: "part", declaration: false });
+    if (statement.version) tokens.push({ start: statement.version.start, end: statement.version.end, type: "version", declaration: false });
   }
   tokens.sort((a, b) => a.start - b.start);
   const result: SemanticToken[] = [];

@@ -1,6 +1,6 @@
 /** Hover: parts (catalogue facts), nodes (kind, inputs, outputs), subjects (label, identifiers). */
 import { indexCatalogue } from "@wfkit/core";
-import type { PartStatement, Statement, SubjectStatement } from "@wfkit/dsl";
+import { type PartStatement, type Statement, type SubjectStatement, spanOf } from "@wfkit/dsl";
 import type { JsonNode } from "../analysis.js";
 import type { WfkitDocument } from "../document.js";
 import { capabilitiesOf, compiledOf, graphOf, type GraphView } from "../graph.js";
@@ -36,17 +36,17 @@ function partHover(document: WfkitDocument, statement: PartStatement, offset: nu
   const catalogue = indexCatalogue(document.catalogue);
   const part = statement.partId ? catalogue.parts.get(statement.partId.text) : undefined;
   const range = (span: { start: number; end: number }) => document.lines.rangeOf(span.start, span.end);
-  if (statement.partId && (within(statement.partId.span) || within(statement.version?.span))) {
-    const span = { start: statement.partId.span.start, end: statement.version?.span.end ?? statement.partId.span.end };
+  if (statement.partId && (within(spanOf(statement.partId)) || within(statement.version && spanOf(statement.version)))) {
+    const span = { start: statement.partId.start, end: statement.version?.end ?? statement.partId.end };
     return { contents: part ? describePart(part, subjectCountOf(statement)) : `\`${statement.partId.text}\` is not in the catalogue.`, range: range(span) };
   }
   for (const property of statement.block?.properties ?? []) {
-    if (property.type !== "job" || !property.id || !within(property.span)) continue;
+    if (property.type !== "job" || !property.id || !within(spanOf(property))) continue;
     const jobs = part?.terminal?.jobs ?? [];
     const offered = jobs.some((job) => job.id === property.id!.text && job.version === property.version?.text);
     return {
       contents: `Job \`${property.id.text}${property.version ? "@" + property.version.text : ""}\` ${offered ? `of ${part ? `\`${part.partId}\`` : "this part"}` : "is not offered by this part"}.\n\nOffered: ${list(jobs.map((job) => `${job.id}@${job.version}`))}`,
-      range: range(property.span),
+      range: range(spanOf(property)),
     };
   }
   return undefined;
@@ -79,14 +79,14 @@ function describeSubjectStatement(document: WfkitDocument, statement: SubjectSta
   if (body?.type === "typed") {
     const canonicalId = body.canonicalId?.text;
     const lines = [`**subject** \`${name}\`: ${body.label ? `**${body.label.text}**` : "(no label)"} \`${canonicalId ?? "?"}\` (${body.kind.text})`];
-    const identifiers = body.identifiers ? document.text.slice(body.identifiers.span.start, body.identifiers.span.end) : undefined;
+    const identifiers = body.identifiers ? document.text.slice(body.identifiers.start, body.identifiers.end) : undefined;
     if (identifiers) lines.push("", `- ${identifiers}`);
     const known = indexCatalogue(document.catalogue).subjects.find((s) => s.canonicalId === canonicalId);
     if (known) lines.push("", "Catalogue:", describeCatalogueSubject(known));
     else if (canonicalId) lines.push("", "Not in the catalogue's subjects table.");
     return lines.join("\n");
   }
-  return `**subject** \`${name}\`\n\n\`\`\`json\n${document.text.slice(body?.span.start ?? statement.span.start, body?.span.end ?? statement.span.end)}\n\`\`\``;
+  return `**subject** \`${name}\`\n\n\`\`\`json\n${document.text.slice(body?.start ?? statement.start, body?.end ?? statement.end)}\n\`\`\``;
 }
 
 // ---------------------------------------------------------------- JSON documents
@@ -128,7 +128,7 @@ export function statementAt(statements: readonly Statement[], offset: number): S
   let high = statements.length - 1;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const span = statements[middle]!.span;
+    const span = spanOf(statements[middle]!);
     if (offset < span.start) high = middle - 1;
     else if (offset > span.end) low = middle + 1;
     else return statements[middle];

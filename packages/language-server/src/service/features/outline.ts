@@ -1,5 +1,5 @@
 /** Document symbols (outline), folding ranges and selection ranges for `.wf`. */
-import type { Statement } from "@wfkit/dsl";
+import { type Statement, spanOf } from "@wfkit/dsl";
 import type { WfkitDocument } from "../document.js";
 import type { DocumentSymbol, FoldingRange, Position, Range, SelectionRange, SymbolKind } from "../types.js";
 import { statementAt } from "./hover.js";
@@ -13,7 +13,7 @@ export function findDocumentSymbols(document: WfkitDocument): DocumentSymbol[] {
   for (const statement of ast.statements) {
     const described = describe(statement);
     if (!described) continue;
-    const symbol: DocumentSymbol = { name: described.name, kind: described.kind, range: range(statement.span), selectionRange: range(described.nameSpan ?? statement.span) };
+    const symbol: DocumentSymbol = { name: described.name, kind: described.kind, range: range(spanOf(statement)), selectionRange: range(described.nameSpan ?? spanOf(statement)) };
     if (described.detail) symbol.detail = described.detail;
     (described.kind === "edges" ? edges : symbols).push(symbol);
   }
@@ -28,17 +28,17 @@ export function findDocumentSymbols(document: WfkitDocument): DocumentSymbol[] {
 function describe(statement: Statement): { name: string; kind: SymbolKind; detail?: string; nameSpan?: { start: number; end: number } } | undefined {
   switch (statement.type) {
     case "trigger":
-      return statement.name && { name: statement.name.text, kind: "trigger", detail: statement.spec?.kind.text, nameSpan: statement.name.span };
+      return statement.name && { name: statement.name.text, kind: "trigger", detail: statement.spec?.kind.text, nameSpan: spanOf(statement.name) };
     case "part":
-      return statement.name && { name: statement.name.text, kind: "part", detail: statement.partId ? `${statement.partId.text}${statement.version ? "@" + statement.version.text : ""}` : undefined, nameSpan: statement.name.span };
+      return statement.name && { name: statement.name.text, kind: "part", detail: statement.partId ? `${statement.partId.text}${statement.version ? "@" + statement.version.text : ""}` : undefined, nameSpan: spanOf(statement.name) };
     case "gate":
-      return statement.name && { name: statement.name.text, kind: "gate", detail: statement.belowFloor?.text, nameSpan: statement.name.span };
+      return statement.name && { name: statement.name.text, kind: "gate", detail: statement.belowFloor?.text, nameSpan: spanOf(statement.name) };
     case "destination":
-      return statement.name && { name: statement.name.text, kind: "destination", detail: statement.spec?.kind.text, nameSpan: statement.name.span };
+      return statement.name && { name: statement.name.text, kind: "destination", detail: statement.spec?.kind.text, nameSpan: spanOf(statement.name) };
     case "subject":
-      return statement.name && { name: statement.name.text, kind: "subject", detail: statement.body?.type === "typed" ? statement.body.label?.text : undefined, nameSpan: statement.name.span };
+      return statement.name && { name: statement.name.text, kind: "subject", detail: statement.body?.type === "typed" ? statement.body.label?.text : undefined, nameSpan: spanOf(statement.name) };
     case "workflow":
-      return { name: statement.name?.text ?? "workflow", kind: "workflow", nameSpan: statement.name?.span };
+      return { name: statement.name?.text ?? "workflow", kind: "workflow", nameSpan: statement.name && spanOf(statement.name) };
     case "chain":
       return { name: statement.groups.map((group) => group.map((name) => name.text).join(", ")).join(" -> "), kind: "edges" };
     case "node":
@@ -57,8 +57,8 @@ export function getFoldingRanges(document: WfkitDocument): FoldingRange[] {
   const lineOf = (offset: number) => document.lines.positionAt(offset).line;
   // Statements over several lines (blocks, JSON literals, version bodies).
   for (const statement of ast.statements) {
-    const start = lineOf(statement.span.start);
-    const end = lineOf(statement.span.end);
+    const start = lineOf(statement.start);
+    const end = lineOf(statement.end);
     if (end > start) ranges.push({ startLine: start, endLine: end });
   }
   // Runs of comment lines, and `# region` / `# endregion` markers.
@@ -66,7 +66,7 @@ export function getFoldingRanges(document: WfkitDocument): FoldingRange[] {
   let runEnd = -1;
   const regions: number[] = [];
   for (const comment of ast.comments) {
-    const line = lineOf(comment.span.start);
+    const line = lineOf(comment.start);
     if (/^#\s*region\b/.test(comment.text)) regions.push(line);
     else if (/^#\s*endregion\b/.test(comment.text) && regions.length) ranges.push({ startLine: regions.pop()!, endLine: line, kind: "region" });
     if (line === runEnd + 1 && runStart >= 0) runEnd = line;
@@ -108,14 +108,21 @@ function enclosingSpans(statement: Statement, offset: number): { start: number; 
   const visit = (value: unknown): void => {
     if (value === null || typeof value !== "object") return;
     if (Array.isArray(value)) return value.forEach(visit);
+    // Syntax elements carry their own offsets; plain spans (a keyword's, a bracket's) are not
+    // elements of their own and add no step.
     const record = value as Record<string, unknown>;
-    const span = record.span as { start: number; end: number } | undefined;
-    if (span && typeof span.start === "number") {
-      if (offset < span.start || offset > span.end) return;
-      result.push(span);
+    if (typeof record.start === "number" && typeof record.end === "number" && !isPlainSpan(record)) {
+      if (offset < record.start || offset > record.end) return;
+      result.push({ start: record.start, end: record.end });
     }
-    for (const key in record) if (key !== "span") visit(record[key]);
+    for (const key in record) visit(record[key]);
   };
   visit(statement);
   return result.sort((a, b) => b.end - b.start - (a.end - a.start));
+}
+
+function isPlainSpan(record: Record<string, unknown>): boolean {
+  let keys = 0;
+  for (const _ in record) keys++;
+  return keys === 2;
 }

@@ -28,8 +28,8 @@ interface ParsedChunk {
   /** Syntax faults, spans in document offsets (ranges are recomputed when placed). */
   readonly faults: SourceFault[];
   /**
-   * Every span object of the chunk, once each: the tree shares span objects between nodes
-   * (a kind and its spec), so shifting walks this list rather than the tree.
+   * Every object of the chunk that holds offsets (see collectSpans), once each: shifting
+   * walks this list rather than the tree.
    */
   readonly spans: Span[];
 }
@@ -147,7 +147,7 @@ export class IncrementalParser {
       }
     }
     // Fields in the order `parse` gives them, so the two serialise identically.
-    const ast: WfFile = { type: "file", statements: allStatements, comments: allComments, span: { start: 0, end: text.length } };
+    const ast: WfFile = { type: "file", statements: allStatements, comments: allComments, start: 0, end: text.length };
     this.current = { ast, diagnostics, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
     return this.current;
   }
@@ -174,7 +174,7 @@ function parseChunk(text: string, start: number, end: number): ParsedChunk {
   const isLast = !NON_BLANK.test(text);
   const chunkText = text.slice(start, end);
   const result = parse(isLast ? chunkText : chunkText + MORE_FOLLOWS);
-  const comments = isLast ? result.ast.comments : result.ast.comments.filter((comment) => comment.span.start < chunkText.length);
+  const comments = isLast ? result.ast.comments : result.ast.comments.filter((comment) => comment.start < chunkText.length);
   const chunk = makeChunk(0, chunkText.length, result.ast.statements, comments, result.diagnostics);
   shift(chunk, start);
   return chunk;
@@ -210,8 +210,8 @@ function distribute(text: string, ast: WfFile, faults: SourceFault[]): ParsedChu
     const statements: Statement[] = [];
     const comments: Comment[] = [];
     const chunkFaults: SourceFault[] = [];
-    while (s < ast.statements.length && inChunk(ast.statements[s]!.span)) statements.push(ast.statements[s++]!);
-    while (c < ast.comments.length && inChunk(ast.comments[c]!.span)) comments.push(ast.comments[c++]!);
+    while (s < ast.statements.length && inChunk(ast.statements[s]!)) statements.push(ast.statements[s++]!);
+    while (c < ast.comments.length && inChunk(ast.comments[c]!)) comments.push(ast.comments[c++]!);
     while (f < faults.length && inChunk(faults[f]!.span)) chunkFaults.push(faults[f++]!);
     chunks.push(makeChunk(start, end, statements, comments, chunkFaults));
     start = end;
@@ -227,9 +227,10 @@ function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
 }
 
 /**
- * Finds every span in a syntax tree (and in faults). A span is any object whose only fields
- * are the numbers `start` and `end`; the tree is walked generically so that new syntax in
- * the DSL needs no change here. Faults' `range` objects are not spans (line/character).
+ * Finds every object holding offsets in a syntax tree (and in faults): the tree's elements,
+ * which carry `start` and `end` themselves, and plain span objects (a keyword's, a fault's).
+ * The tree is walked generically so that new syntax in the DSL needs no change here. Faults'
+ * `range` objects hold line/character positions, not offsets, and are skipped.
  */
 export function collectSpans(value: unknown, into: Set<Span>): void {
   if (value === null || typeof value !== "object") return;
@@ -238,20 +239,10 @@ export function collectSpans(value: unknown, into: Set<Span>): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  if (isSpan(record)) {
-    into.add(record as unknown as Span);
-    return;
-  }
+  if (typeof record.start === "number" && typeof record.end === "number") into.add(record as unknown as Span);
   for (const key in record) {
     if (key === "range") continue;
     const field = record[key];
     if (field !== null && typeof field === "object") collectSpans(field, into);
   }
-}
-
-function isSpan(record: Record<string, unknown>): boolean {
-  if (typeof record.start !== "number" || typeof record.end !== "number") return false;
-  let keys = 0;
-  for (const _ in record) keys++;
-  return keys === 2;
 }

@@ -5,7 +5,7 @@
  * Nodes and subjects are separate namespaces (`subjects [...]` lists name subjects, edges
  * name nodes), so a node and a subject may share a name without clashing.
  */
-import type { JsonLiteral, NameSyntax, Statement, WfFile } from "@wfkit/dsl";
+import { type JsonLiteral, type NameSyntax, type Statement, type WfFile, spanOf } from "@wfkit/dsl";
 import type { Span } from "@wfkit/dsl";
 
 export type Namespace = "node" | "subject";
@@ -55,7 +55,7 @@ export class SymbolTable {
   private declare(statement: Statement, kind: DeclarationKind, name: NameSyntax | undefined): void {
     if (!name || name.text === "") return;
     const namespace: Namespace = kind === "subject" ? "subject" : "node";
-    const declaration: Declaration = { name: name.text, namespace, span: name.span, alwaysQuoted: false, quoted: name.quoted, statement, kind };
+    const declaration: Declaration = { name: name.text, namespace, span: spanOf(name), alwaysQuoted: false, quoted: name.quoted, statement, kind };
     const table = namespace === "node" ? this.nodes : this.subjects;
     const list = table.get(name.text);
     if (list) list.push(declaration);
@@ -65,7 +65,7 @@ export class SymbolTable {
 
   private refer(statement: Statement, namespace: Namespace, name: NameSyntax, alwaysQuoted = false): void {
     if (name.text === "") return;
-    this.references.push({ name: name.text, namespace, span: name.span, alwaysQuoted, quoted: name.quoted || alwaysQuoted, statement });
+    this.references.push({ name: name.text, namespace, span: spanOf(name), alwaysQuoted, quoted: name.quoted || alwaysQuoted, statement });
   }
 
   private collect(statement: Statement): void {
@@ -114,7 +114,7 @@ function stringMember(value: JsonLiteral | undefined, key: string): { name: stri
   if (value?.type !== "object") return undefined;
   for (const member of value.members) {
     if (member.key.text !== key || member.value?.type !== "string") continue;
-    return { name: String(member.value.value), span: member.value.span };
+    return { name: String(member.value.value), span: spanOf(member.value) };
   }
   return undefined;
 }
