@@ -22,11 +22,14 @@ export interface NameSyntax extends Syntax {
   quoted: boolean;
 }
 
-/** `@1` or `@"2024 Q1"`. `text` is the version without `@`; `valueSpan` excludes the `@`. */
+/**
+ * `@1` or `@"2024 Q1"`. `text` is the version without `@`; the value as written (the string
+ * with its quotes, or the bare version) runs from `valueStart` to `end`.
+ */
 export interface VersionSyntax extends Syntax {
   text: string;
   quoted: boolean;
-  valueSpan: Span;
+  valueStart: number;
 }
 
 /** A keyword as written, for formatting and highlighting. */
@@ -69,9 +72,10 @@ export interface WithClause extends Syntax {
 
 /** `{ ... }` after a trigger, part, destination or `version`: the properties of an inner object. */
 export interface Block extends Syntax {
-  open: Span;
-  /** Undefined when the block is not closed. */
-  close: Span | undefined;
+  /** Offset of the `{`. */
+  open: number;
+  /** Offset of the `}`; undefined when the block is not closed. */
+  close: number | undefined;
   properties: BlockProperty[];
 }
 
@@ -112,8 +116,9 @@ export interface JobProperty extends Syntax {
 export interface SubjectsProperty extends Syntax {
   type: "subjects";
   keyword: KeywordSpan;
-  open: Span | undefined;
-  close: Span | undefined;
+  /** Offsets of the `[` and the `]`, when written. */
+  open: number | undefined;
+  close: number | undefined;
   items: NameSyntax[];
 }
 
@@ -212,7 +217,8 @@ export interface PartStatement extends Syntax {
   type: "part";
   keyword: KeywordSpan;
   name: NameSyntax | undefined;
-  equals: Span | undefined;
+  /** Offset of the `=`, when written. */
+  equals: number | undefined;
   partId: NameSyntax | undefined;
   version: VersionSyntax | undefined;
   /** The part's `terminal` object. */
@@ -259,8 +265,8 @@ export interface EdgeStatement extends Syntax {
 export interface ChainStatement extends Syntax {
   type: "chain";
   groups: NameSyntax[][];
-  /** `arrows[i]` joins `groups[i]` to `groups[i + 1]`. */
-  arrows: Span[];
+  /** Offset of the `->` that joins `groups[i]` to `groups[i + 1]`. */
+  arrows: number[];
   with: WithClause | undefined;
 }
 
@@ -295,6 +301,28 @@ export interface WfFile extends Syntax {
   type: "file";
   statements: Statement[];
   comments: Comment[];
+}
+
+/**
+ * The fields of syntax elements that hold an offset as a plain number (a bracket, an `=`, where
+ * a version's value starts), and the one that holds a list of them (a chain's arrows). A tool
+ * that moves a tree within its text (the language server's incremental parser) moves these
+ * with `start` and `end`.
+ */
+export const OFFSET_FIELDS = ["open", "close", "equals", "valueStart"] as const;
+export const OFFSET_LIST_FIELDS = ["arrows"] as const;
+
+/** A chain's arrow as written. */
+export const ARROW = "->";
+
+/** The span of the arrow at `offset` (see ChainStatement.arrows). */
+export function arrowSpan(offset: number): Span {
+  return { start: offset, end: offset + ARROW.length };
+}
+
+/** The span of a version's value as written: the string with its quotes, or the bare version. */
+export function valueSpanOf(version: VersionSyntax): Span {
+  return { start: version.valueStart, end: version.end };
 }
 
 export function isNodeDeclaration(statement: Statement): statement is NodeDeclaration {

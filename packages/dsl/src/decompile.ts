@@ -67,7 +67,7 @@ function name(text: string): NameSyntax {
 }
 
 function version(text: string): VersionSyntax {
-  return { text, quoted: false, ...NO_SPAN, valueSpan: NO_SPAN };
+  return { text, quoted: false, ...NO_SPAN, valueStart: 0 };
 }
 
 function withClause(extras: JsonObject | undefined): WithClause | undefined {
@@ -75,7 +75,7 @@ function withClause(extras: JsonObject | undefined): WithClause | undefined {
 }
 
 function block(properties: BlockProperty[]): Block {
-  return { open: NO_SPAN, close: NO_SPAN, properties, ...NO_SPAN };
+  return { open: 0, close: 0, properties, ...NO_SPAN };
 }
 
 function withProperty(extras: JsonObject | undefined): BlockProperty[] {
@@ -232,7 +232,7 @@ class Decompiler {
       type: "part",
       keyword: NO_SPAN,
       name: name(id),
-      equals: typedId ? NO_SPAN : undefined,
+      equals: typedId ? 0 : undefined,
       partId: typedId ? name(partId) : undefined,
       version: typedVersion ? version(partVersion) : undefined,
       block: terminalBlock,
@@ -260,7 +260,7 @@ class Decompiler {
     }
     const refs = own(terminal, "subjectRefs");
     if (Array.isArray(refs) && refs.every(isObject)) {
-      properties.push({ type: "subjects", keyword: NO_SPAN, open: NO_SPAN, close: NO_SPAN, items: refs.map((ref) => name(this.subjectName(ref))), ...NO_SPAN });
+      properties.push({ type: "subjects", keyword: NO_SPAN, open: 0, close: 0, items: refs.map((ref) => name(this.subjectName(ref))), ...NO_SPAN });
       written.push("subjectRefs");
     }
     properties.push(...withProperty(extrasOf(terminal, written)));
@@ -389,7 +389,7 @@ class Decompiler {
 }
 
 function chain(groups: string[][], clause: WithClause | undefined): ChainStatement {
-  return { type: "chain", groups: groups.map((group) => group.map(name)), arrows: groups.slice(1).map(() => NO_SPAN), with: clause, ...NO_SPAN };
+  return { type: "chain", groups: groups.map((group) => group.map(name)), arrows: groups.slice(1).map(() => 0), with: clause, ...NO_SPAN };
 }
 
 /** A trigger or destination object as `kind { fields }`, or undefined when it has no string kind. */

@@ -200,9 +200,9 @@ class FastParser {
    */
   private readonly stack: unknown[] = [];
   private top = 0;
-  /** The same for spans (a chain's arrows, pushed while its groups are on `stack`). */
-  private readonly spanStack: Span[] = [];
-  private spanTop = 0;
+  /** The same for a chain's arrows (their offsets), pushed while its groups are on `stack`. */
+  private readonly arrowStack: number[] = [];
+  private arrowTop = 0;
   /** Where the scanner reads next (after the lookahead token, when there is one). */
   private pos = 0;
   readonly comments: Comment[] = [];
@@ -648,12 +648,12 @@ class FastParser {
     this.advance();
     const name = this.nameRef();
     let end = name.end;
-    let equals: Span | undefined;
+    let equals: number | undefined;
     let partId: NameSyntax | undefined;
     let version: VersionSyntax | undefined;
     let block: Block | undefined;
     if (this.type === EQUALS) {
-      equals = this.span();
+      equals = this.start;
       this.advance();
       partId = this.nameRef();
       end = partId.end;
@@ -684,7 +684,7 @@ class FastParser {
   /** `a, b -> c -> d, e with {...}`; lines starting with `->` were already joined by the scanner. */
   private chain(): ChainStatement {
     const base = this.top;
-    const spanBase = this.spanTop;
+    const arrowBase = this.arrowTop;
     const first = this.nameGroup();
     this.push(first);
     const start = first[0]!.start;
@@ -692,15 +692,15 @@ class FastParser {
     // At least one arrow (`a, b` alone is no statement).
     this.expect(ARROW);
     while (this.type === ARROW) {
-      this.spanStack[this.spanTop++] = this.span();
+      this.arrowStack[this.arrowTop++] = this.start;
       this.advance();
       const group = this.nameGroup();
       this.push(group);
       end = group[group.length - 1]!.end;
     }
     const groups = this.takeFrom<NameSyntax[]>(base);
-    const arrows = this.spanStack.slice(spanBase, this.spanTop);
-    this.spanTop = spanBase;
+    const arrows = this.arrowStack.slice(arrowBase, this.arrowTop);
+    this.arrowTop = arrowBase;
     const clause = this.optionalWith();
     if (clause) end = clause.end;
     return { type: "chain", groups, arrows, with: clause, start, end };
@@ -757,7 +757,7 @@ class FastParser {
   /** `@1` or `@"2024 Q1"` (the `@` and the string may be apart, on one line). */
   private optionalVersion(): VersionSyntax | undefined {
     if (this.type === VERSION_LITERAL) {
-      const version: VersionSyntax = { text: this.piece(this.start + 1, this.end), quoted: false, start: this.start, end: this.end, valueSpan: { start: this.start + 1, end: this.end } };
+      const version: VersionSyntax = { text: this.piece(this.start + 1, this.end), quoted: false, start: this.start, end: this.end, valueStart: this.start + 1 };
       this.advance();
       return version;
     }
@@ -765,7 +765,7 @@ class FastParser {
       const at = this.start;
       this.advance();
       this.expect(STRING);
-      const version: VersionSyntax = { text: this.stringValue(), quoted: true, start: at, end: this.end, valueSpan: this.span() };
+      const version: VersionSyntax = { text: this.stringValue(), quoted: true, start: at, end: this.end, valueStart: this.start };
       this.advance();
       return version;
     }
@@ -786,7 +786,7 @@ class FastParser {
    * compiler's business, not the parser's.
    */
   private block(versionBlock: boolean): Block {
-    const open = this.span();
+    const open = this.start;
     this.advance();
     const base = this.top;
     for (;;) {
@@ -800,9 +800,10 @@ class FastParser {
       this.push(this.blockProperty());
     }
     const properties = this.takeFrom<BlockProperty>(base);
-    const close = this.span();
+    const close = this.start;
+    const end = this.end;
     this.advance();
-    return { open, close, properties, start: open.start, end: close.end };
+    return { open, close, properties, start: open, end };
   }
 
   private blockProperty(): BlockProperty {
@@ -853,7 +854,7 @@ class FastParser {
     const keyword = this.span();
     this.advance();
     this.expect(LBRACKET);
-    const open = this.span();
+    const open = this.start;
     this.advance();
     const base = this.top;
     this.listNewlines(false);
@@ -869,9 +870,10 @@ class FastParser {
     }
     const items = this.takeFrom<NameSyntax>(base);
     this.expect(RBRACKET);
-    const close = this.span();
+    const close = this.start;
+    const end = this.end;
     this.advance();
-    return { type: "subjects", keyword, open, close, items, start: keyword.start, end: close.end };
+    return { type: "subjects", keyword, open, close, items, start: keyword.start, end };
   }
 
   /**

@@ -449,7 +449,10 @@ class WfParser extends EmbeddedActionsParser {
       this.OPTION(() => {
         const equals = this.CONSUME(Equals);
         this.ACTION(() => {
-          if (isReal(equals)) this.extend(statement, "equals", span(equals));
+          if (isReal(equals)) {
+            statement.equals = equals.startOffset;
+            widen(statement, span(equals));
+          }
         });
         const partId = this.SUBRULE2(this.nameRef);
         this.ACTION(() => this.extend(statement, "partId", partId));
@@ -574,7 +577,7 @@ class WfParser extends EmbeddedActionsParser {
           const arrow = this.CONSUME(Arrow);
           const group = this.SUBRULE2(this.nameGroup);
           this.ACTION(() => {
-            statement.arrows.push(span(arrow));
+            statement.arrows.push(arrow.startOffset);
             statement.groups.push(group);
             widen(statement, group.length ? groupSpan(group) : span(arrow));
           });
@@ -632,7 +635,7 @@ class WfParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const token = this.CONSUME(VersionLiteral);
-            return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueSpan: { start: token.startOffset + 1, end: span(token).end } } : undefined));
+            return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueStart: token.startOffset + 1 } : undefined));
           },
         },
         {
@@ -640,7 +643,7 @@ class WfParser extends EmbeddedActionsParser {
             const at = this.CONSUME(At);
             const value = this.CONSUME2(StringLiteral);
             return this.ACTION(() =>
-              isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueSpan: span(value) } : undefined,
+              isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueStart: value.startOffset } : undefined,
             );
           },
         },
@@ -705,7 +708,7 @@ class WfParser extends EmbeddedActionsParser {
       const close = this.SUBRULE(this.closeBrace);
       return this.ACTION(() => {
         const last = close ?? properties[properties.length - 1];
-        return { open: span(open), close, properties, ...join(span(open), last) };
+        return { open: open.startOffset, close: close?.start, properties, ...join(span(open), last) };
       });
     },
     { recoveryValueFunc: () => undefined },
@@ -830,7 +833,7 @@ class WfParser extends EmbeddedActionsParser {
       const open = this.CONSUME(LBracket);
       this.ACTION(() => {
         if (isReal(open)) {
-          property.open = span(open);
+          property.open = open.startOffset;
           widen(property, span(open));
         }
       });
@@ -849,7 +852,7 @@ class WfParser extends EmbeddedActionsParser {
       });
       const close = this.SUBRULE(this.closeBracket);
       this.ACTION(() => {
-        property.close = close;
+        property.close = close?.start;
         const last = property.items[property.items.length - 1];
         widen(property, close ?? last);
       });

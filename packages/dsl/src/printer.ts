@@ -10,19 +10,20 @@
  * Layout decisions depend only on the tree and its comments, never on where the text used
  * to break lines, so printing is idempotent.
  */
-import type {
-  Block,
-  BlockProperty,
-  ChainStatement,
-  Comment,
-  JsonLiteral,
-  KindSpec,
-  NameSyntax,
-  Statement,
-  SubjectStatement,
-  VersionSyntax,
-  WfFile,
-  WithClause,
+import {
+  ARROW,
+  type Block,
+  type BlockProperty,
+  type ChainStatement,
+  type Comment,
+  type JsonLiteral,
+  type KindSpec,
+  type NameSyntax,
+  type Statement,
+  type SubjectStatement,
+  type VersionSyntax,
+  type WfFile,
+  type WithClause,
 } from "./ast.js";
 import { type Span, spanOf } from "./positions.js";
 
@@ -236,7 +237,7 @@ export class Printer {
     const inline = groups.join(" -> ") + (withPart ? ` ${withPart}` : "");
     if (!this.pool.any(spanOf(statement)) && !inline.includes("\n") && inline.length <= CHAIN_WIDTH) return inline;
     // One link per line; comments between links stay with the link they follow or precede.
-    const links = statement.arrows.map((arrow, index) => ({ span: { start: arrow.start, end: groupEnd(statement.groups[index + 1]) ?? arrow.end }, text: groups[index + 1] ?? "" }));
+    const links = statement.arrows.map((arrow, index) => ({ span: { start: arrow, end: groupEnd(statement.groups[index + 1]) ?? arrow + ARROW.length }, text: groups[index + 1] ?? "" }));
     const firstGroupSpan = { start: statement.start, end: groupEnd(statement.groups[0]) ?? statement.start };
     const laidOut = this.layOut([{ span: firstGroupSpan, text: groups[0] ?? "" }, ...links], (link) => link.span, spanOf(statement));
     const lines: string[] = [];
@@ -282,7 +283,7 @@ export class Printer {
       const inline = `{ ${properties.map((property) => this.propertyText(property, inner)).join(" ")} }`;
       if (indent.length + column + inline.length <= LINE_WIDTH) return inline;
     }
-    const laidOut = this.layOut(properties, (property) => spanOf(property), { start: block.open.end, end: block.close?.start ?? block.end });
+    const laidOut = this.layOut(properties, (property) => spanOf(property), { start: block.open + 1, end: block.close ?? block.end });
     const lines = ["{"];
     for (const entry of laidOut.items) {
       for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));

@@ -7,18 +7,20 @@
  * faults go: a node is its name, `partId` the part word, an edge the arrow and its target,
  * a `with` field its key or value, a subject's field its word in the `subject` declaration.
  */
-import type {
-  ChainStatement,
-  DocumentStatement,
-  EdgeStatement,
-  JsonLiteral,
-  KindSpec,
-  NameSyntax,
-  NodeDeclaration,
-  SubjectStatement,
-  VersionStatement,
-  WithClause,
-  WorkflowStatement,
+import {
+  arrowSpan,
+  type ChainStatement,
+  type DocumentStatement,
+  type EdgeStatement,
+  type JsonLiteral,
+  type KindSpec,
+  type NameSyntax,
+  type NodeDeclaration,
+  type SubjectStatement,
+  valueSpanOf,
+  type VersionStatement,
+  type WithClause,
+  type WorkflowStatement,
 } from "./ast.js";
 import { readBlock } from "./block-properties.js";
 import { memberOf } from "./json-convert.js";
@@ -180,7 +182,7 @@ function chainEdge(statement: ChainStatement, ordinal: number): EdgeOrigin | und
     if (rest < count) {
       const from = sources[Math.floor(rest / targets.length)]!;
       const to = targets[rest % targets.length]!;
-      return { type: "chain", statement, from, to, arrow: statement.arrows[link]! };
+      return { type: "chain", statement, from, to, arrow: arrowSpan(statement.arrows[link]!) };
     }
     rest -= count;
   }
@@ -265,7 +267,7 @@ function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string,
             case "partId":
               return namePlace(statement.partId);
             case "partVersion":
-              return statement.version ? { span: statement.version.valueSpan } : undefined;
+              return statement.version ? { span: valueSpanOf(statement.version) } : undefined;
             case "terminal":
               return block ? terminalPlace(block, subjects) : undefined;
             default:
@@ -295,13 +297,13 @@ function kindSpecPlace(spec: KindSpec, kind: BlockKind): Place {
 function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["block"]>, subjects: Map<string, SubjectStatement>): Place {
   const contents = readBlock(block, "part");
   return fieldsPlace(
-    block.open,
+    { start: block.open, end: block.open + 1 },
     (token) => {
       if (token === "job" && contents.job) {
         const job = contents.job;
         return fieldsPlace(
           spanOf(job),
-          (field) => (field === "id" ? namePlace(job.id) : field === "version" && job.version ? { span: job.version.valueSpan } : undefined),
+          (field) => (field === "id" ? namePlace(job.id) : field === "version" && job.version ? { span: valueSpanOf(job.version) } : undefined),
           job.with,
           job.keyword,
         );

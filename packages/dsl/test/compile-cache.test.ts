@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { compileAst, CompileCache, parse, type CompiledAst, type SourceFault, type Statement, type WfFile } from "@wfkit/dsl";
+import { compileAst, CompileCache, OFFSET_FIELDS, OFFSET_LIST_FIELDS, parse, type CompiledAst, type SourceFault, type Statement, type WfFile } from "@wfkit/dsl";
 import { withoutRepeats } from "../src/analyze.js";
 import { compareFaults } from "../src/diagnostics.js";
 import { numRuns } from "./arbitraries.js";
@@ -39,23 +39,39 @@ const LINES = [
 ];
 
 /** Every object of a value that holds offsets, once each. */
-function spansOf(value: unknown, into = new Set<{ start: number; end: number }>()): Set<{ start: number; end: number }> {
+function offsetHoldersOf(value: unknown, into = new Set<Record<string, unknown>>()): Set<Record<string, unknown>> {
   if (value === null || typeof value !== "object") return into;
   if (Array.isArray(value)) {
-    for (const element of value) spansOf(element, into);
+    for (const element of value) offsetHoldersOf(element, into);
     return into;
   }
-  // Syntax elements carry their offsets themselves; keywords and other marks are plain spans.
   const record = value as Record<string, unknown>;
-  if (typeof record["start"] === "number" && typeof record["end"] === "number") into.add(record as { start: number; end: number });
-  for (const key of Object.keys(record)) spansOf(record[key], into);
+  if (OFFSET_KEYS.some((key) => typeof record[key] === "number") || OFFSET_LIST_FIELDS.some((key) => Array.isArray(record[key]))) into.add(record);
+  for (const key of Object.keys(record)) offsetHoldersOf(record[key], into);
   return into;
 }
 
-/** A statement's tree with its spans counted from the statement's start: equal when only its place differs. */
+/** Syntax elements carry `start` and `end`; some also a bracket's or an arrow's offset (OFFSET_FIELDS). */
+const OFFSET_KEYS: readonly string[] = ["start", "end", ...OFFSET_FIELDS];
+const isOffsetList = (key: string) => (OFFSET_LIST_FIELDS as readonly string[]).includes(key);
+
+/** Moves every offset in `statement` by `delta`. */
+function moveBy(statement: Statement, delta: number): void {
+  for (const holder of offsetHoldersOf(statement)) {
+    for (const key of OFFSET_KEYS) if (typeof holder[key] === "number") (holder[key] as number) += delta;
+    for (const key of OFFSET_LIST_FIELDS) {
+      const list = holder[key];
+      if (Array.isArray(list)) for (let i = 0; i < list.length; i++) list[i] += delta;
+    }
+  }
+}
+
+/** A statement's tree with its offsets counted from the statement's start: equal when only its place differs. */
 function shape(statement: Statement): string {
   const origin = statement.start;
-  return JSON.stringify(statement, (key, value: unknown) => (key === "start" || key === "end" ? (value as number) - origin : value));
+  return JSON.stringify(statement, (key, value: unknown) =>
+    OFFSET_KEYS.includes(key) && typeof value === "number" ? value - origin : isOffsetList(key) && Array.isArray(value) ? value.map((offset: number) => offset - origin) : value,
+  );
 }
 
 /**
@@ -72,11 +88,7 @@ function reuseStatements(previous: WfFile, text: string): WfFile {
   let suffix = 0;
   while (suffix < Math.min(old.length, statements.length) - prefix && shape(old[old.length - 1 - suffix]!) === shape(statements[statements.length - 1 - suffix]!)) suffix++;
   const reuse = (from: number, to: number) => {
-    const delta = statements[to]!.start - old[from]!.start;
-    for (const span of spansOf(old[from])) {
-      span.start += delta;
-      span.end += delta;
-    }
+    moveBy(old[from]!, statements[to]!.start - old[from]!.start);
     statements[to] = old[from]!;
   };
   for (let i = 0; i < prefix; i++) reuse(i, i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parse, type ChainStatement, type PartStatement, type SubjectStatement } from "@wfkit/dsl";
+import { parse, valueSpanOf, type ChainStatement, type PartStatement, type SubjectStatement } from "@wfkit/dsl";
 
 function messages(text: string): string[] {
   return parse(text).diagnostics.map((diagnostic) => `${diagnostic.range.start.line}:${diagnostic.range.start.character} ${diagnostic.message}`);
@@ -61,7 +61,7 @@ describe("the tree", () => {
     expect(slice(part.name)).toBe("compare");
     expect(slice(part.partId)).toBe("terminal.compare");
     expect(slice(part.version)).toBe("@1");
-    expect(slice(part.version?.valueSpan)).toBe("1");
+    expect(slice(part.version && valueSpanOf(part.version))).toBe("1");
     const [job, subjects] = part.block!.properties;
     expect(slice(job)).toBe("job compare.peers@1");
     expect(subjects?.type === "subjects" && subjects.items.map((item) => [item.text, slice(item)])).toEqual([

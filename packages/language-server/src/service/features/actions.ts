@@ -7,7 +7,7 @@
  * - pin a subject from the catalogue's table (declare it, or replace an unpinned body).
  */
 import { Suggester, indexCatalogue, isPlainObject, type CatalogueSubject } from "@wfkit/core";
-import type { Span, SubjectStatement } from "@wfkit/dsl";
+import { ARROW, type Span, type SubjectStatement } from "@wfkit/dsl";
 import type { WfkitDocument } from "../document.js";
 import { compiledOf, graphOf } from "../graph.js";
 import { comparePositions, type CodeAction, type Diagnostic, type Range, type TextEdit } from "../types.js";
@@ -128,7 +128,7 @@ function removeDuplicateEdge(document: WfkitDocument, diagnostic: Diagnostic): F
   }
   if (statement.type !== "chain" || statement.with) return [];
   // The arrow the fault is placed at (`-> target`), between two single-name groups.
-  const arrow = statement.arrows.findIndex((span) => span.start <= offset && offset <= span.end);
+  const arrow = statement.arrows.findIndex((at) => at <= offset && offset <= at + ARROW.length);
   const before = statement.groups[arrow];
   const after = statement.groups[arrow + 1];
   if (arrow < 0 || before?.length !== 1 || after?.length !== 1) return [];

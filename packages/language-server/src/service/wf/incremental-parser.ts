@@ -14,7 +14,7 @@
  * The result is exactly what `parse(text)` gives for the whole text (trees and syntax faults);
  * a test compares the two after thousands of random edits.
  */
-import { parse, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
+import { OFFSET_FIELDS, OFFSET_LIST_FIELDS, parse, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
 import { chunkEnd } from "./chunks.js";
 import type { LineMap, TextEditRegion } from "../text.js";
 
@@ -28,10 +28,11 @@ interface ParsedChunk {
   /** Syntax faults, spans in document offsets (ranges are recomputed when placed). */
   readonly faults: SourceFault[];
   /**
-   * Every object of the chunk that holds offsets (see collectSpans), once each: shifting
-   * walks this list rather than the tree.
+   * Every object of the chunk that holds offsets (see collectOffsets), once each: shifting
+   * walks these lists rather than the tree.
    */
   readonly spans: Span[];
+  readonly markHolders: Record<string, unknown>[];
 }
 
 export interface ParseResult {
@@ -182,8 +183,9 @@ function parseChunk(text: string, start: number, end: number): ParsedChunk {
 
 function makeChunk(start: number, end: number, statements: Statement[], comments: Comment[], faults: SourceFault[]): ParsedChunk {
   const spans = new Set<Span>();
-  collectSpans([statements, comments, faults], spans);
-  return { start, end, statements, comments, faults, spans: [...spans] };
+  const markHolders = new Set<Record<string, unknown>>();
+  collectOffsets([statements, comments, faults], spans, markHolders);
+  return { start, end, statements, comments, faults, spans: [...spans], markHolders: [...markHolders] };
 }
 
 function shift(chunk: ParsedChunk, delta: number): void {
@@ -191,6 +193,13 @@ function shift(chunk: ParsedChunk, delta: number): void {
   for (const span of chunk.spans) {
     span.start += delta;
     span.end += delta;
+  }
+  for (const holder of chunk.markHolders) {
+    for (const field of OFFSET_FIELDS) if (typeof holder[field] === "number") (holder[field] as number) += delta;
+    for (const field of OFFSET_LIST_FIELDS) {
+      const list = holder[field];
+      if (Array.isArray(list)) for (let i = 0; i < list.length; i++) (list[i] as number) += delta;
+    }
   }
   chunk.start += delta;
   chunk.end += delta;
@@ -228,21 +237,30 @@ function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
 
 /**
  * Finds every object holding offsets in a syntax tree (and in faults): the tree's elements,
- * which carry `start` and `end` themselves, and plain span objects (a keyword's, a fault's).
- * The tree is walked generically so that new syntax in the DSL needs no change here. Faults'
- * `range` objects hold line/character positions, not offsets, and are skipped.
+ * which carry `start` and `end` themselves, plain span objects (a keyword's, a fault's), and
+ * elements with offsets in other number fields (OFFSET_FIELDS: a bracket, an `=`). The tree
+ * is walked generically, so new syntax in the DSL needs no change here as long as the DSL
+ * lists its offset fields. Faults' `range` objects hold line/character positions, not
+ * offsets, and are skipped.
  */
-export function collectSpans(value: unknown, into: Set<Span>): void {
+export function collectOffsets(value: unknown, spans: Set<Span>, markHolders: Set<Record<string, unknown>>): void {
   if (value === null || typeof value !== "object") return;
   if (Array.isArray(value)) {
-    for (const element of value) collectSpans(element, into);
+    for (const element of value) collectOffsets(element, spans, markHolders);
     return;
   }
   const record = value as Record<string, unknown>;
-  if (typeof record.start === "number" && typeof record.end === "number") into.add(record as unknown as Span);
+  if (typeof record.start === "number" && typeof record.end === "number") spans.add(record as unknown as Span);
+  if (holdsMarks(record)) markHolders.add(record);
   for (const key in record) {
     if (key === "range") continue;
     const field = record[key];
-    if (field !== null && typeof field === "object") collectSpans(field, into);
+    if (field !== null && typeof field === "object") collectOffsets(field, spans, markHolders);
   }
+}
+
+function holdsMarks(record: Record<string, unknown>): boolean {
+  for (const field of OFFSET_FIELDS) if (typeof record[field] === "number") return true;
+  for (const field of OFFSET_LIST_FIELDS) if (Array.isArray(record[field])) return true;
+  return false;
 }
