@@ -10,7 +10,8 @@ import { partCost } from "./catalogue.js";
 export function estimateCost(ctx: RuleContext): Estimate {
   const parts: EstimatePart[] = [];
   let total = 0;
-  for (const node of ctx.model.nodes) {
+  // Only part nodes have a catalogue entry.
+  for (const node of ctx.model.nodesByKind.part) {
     if (node.duplicateOf) continue;
     const part = ctx.partOf(node);
     if (!part) continue;

@@ -63,11 +63,11 @@ export class RuleContext {
 
   /** Trigger nodes that own their id. */
   get triggerNodes(): NodeInfo[] {
-    return this.memo("triggers", () => this.model.graphNodes.filter((n) => n.kind === "trigger"));
+    return this.memo("triggers", () => this.model.nodesByKind.trigger.filter((n) => n.graphIndex >= 0));
   }
 
   get destinationNodes(): NodeInfo[] {
-    return this.memo("destinations", () => this.model.graphNodes.filter((n) => n.kind === "destination"));
+    return this.memo("destinations", () => this.model.nodesByKind.destination.filter((n) => n.graphIndex >= 0));
   }
 
   get hasTrigger(): boolean {
@@ -104,13 +104,35 @@ export class RuleContext {
     return set;
   }
 
+  /**
+   * Part ids looked up lately and their entries, each in a place chosen by a cheap key (length
+   * and last unit): a graph uses a few parts many times, and comparing a node's `partId` with
+   * a remembered one costs less than the Map lookup, which must hash each node's own copy of
+   * the string. Exact: an entry depends only on the part id.
+   */
+  private readonly recentPartIds: (string | undefined)[] = new Array<string | undefined>(RECENT_PARTS).fill(undefined);
+  private readonly recentEntries: (CataloguePart | null)[] = new Array<CataloguePart | null>(RECENT_PARTS).fill(null);
+
   /** The catalogue entry of a part node, when its partId is known. */
   partOf(node: NodeInfo): CataloguePart | undefined {
-    if (node.partId === undefined) return undefined;
     // Half a dozen rules ask about every part node: each node looks its entry up once, and
     // keeps it while its model lives (a model is only ever judged against one catalogue).
-    let entry = node.catalogueEntry;
-    if (entry === undefined) node.catalogueEntry = entry = this.catalogue.parts.get(node.partId) ?? null;
+    // The rest is apart so that this, called for every node and edge, stays small enough to inline.
+    const entry = node.catalogueEntry;
+    if (entry !== undefined) return entry ?? undefined;
+    return node.partId === undefined ? undefined : this.lookUpPart(node, node.partId);
+  }
+
+  private lookUpPart(node: NodeInfo, partId: string): CataloguePart | undefined {
+    const recent = partId.length === 0 ? 0 : (partId.length * 7 + partId.charCodeAt(partId.length - 1)) & (RECENT_PARTS - 1);
+    let entry: CataloguePart | null;
+    if (this.recentPartIds[recent] === partId) entry = this.recentEntries[recent]!;
+    else {
+      entry = this.catalogue.parts.get(partId) ?? null;
+      this.recentPartIds[recent] = partId;
+      this.recentEntries[recent] = entry;
+    }
+    node.catalogueEntry = entry;
     return entry ?? undefined;
   }
 
@@ -219,6 +241,9 @@ interface OfferWalk {
   acyclic: boolean;
 }
 
+/** How many part ids RuleContext.partOf remembers (a power of two). */
+const RECENT_PARTS = 16;
+
 /** Longest id or value a message quotes whole; see shortenQuotes. */
 const QUOTE_MAX = 80;
 const LONG_QUOTE = new RegExp(`\`([^\`]{${QUOTE_MAX + 1},})\``, "g");
@@ -245,12 +270,14 @@ function computeOffers(ctx: RuleContext): OfferWalk {
   // Kahn's order, so a gate is judged after every input it depends on. Gates left on a
   // cycle keep "unknown": the cycle is reported on its own.
   const pending = new Int32Array(size);
-  const queue: number[] = [];
+  // Each node enters the queue once at most (when its last input is judged).
+  const queue = new Int32Array(size);
+  let tail = 0;
   for (let i = 0; i < size; i++) {
     pending[i] = degree(predecessors, i);
-    if (pending[i] === 0) queue.push(i);
+    if (pending[i] === 0) queue[tail++] = i;
   }
-  for (let head = 0; head < queue.length; head++) {
+  for (let head = 0; head < tail; head++) {
     const i = queue[head]!;
     const node = graphNodes[i]!;
     if (node.kind === "trigger") offers[i] = triggerOffer;
@@ -261,10 +288,10 @@ function computeOffers(ctx: RuleContext): OfferWalk {
     else if (node.kind === "destination") offers[i] = NOTHING;
     for (let k = successors.offsets[i]!, end = successors.offsets[i + 1]!; k < end; k++) {
       const next = successors.targets[k]!;
-      if (--pending[next]! === 0) queue.push(next);
+      if (--pending[next]! === 0) queue[tail++] = next;
     }
   }
-  if (queue.length === size) return { offers, acyclic: true };
+  if (tail === size) return { offers, acyclic: true };
   // Parts on a cycle still offer what their catalogue entry says.
   for (let i = 0; i < size; i++) {
     const node = graphNodes[i]!;

@@ -36,26 +36,30 @@ export function reachableFrom(
   extra?: ReadonlyMap<number, readonly number[]>,
 ): Uint8Array {
   const seen = new Uint8Array(size);
-  const stack: number[] = [];
+  // A node is pushed once at most (when first seen), so `size` entries always suffice.
+  const stack = new Int32Array(size);
+  let top = 0;
   for (const root of roots) {
     if (seen[root]) continue;
     seen[root] = 1;
-    stack.push(root);
+    stack[top++] = root;
   }
-  while (stack.length) {
-    const node = stack.pop()!;
-    for (let k = adjacency.offsets[node]!, end = adjacency.offsets[node + 1]!; k < end; k++) {
-      const next = adjacency.targets[k]!;
+  const hasExtra = extra !== undefined && extra.size > 0;
+  const { offsets, targets } = adjacency;
+  while (top > 0) {
+    const node = stack[--top]!;
+    for (let k = offsets[node]!, end = offsets[node + 1]!; k < end; k++) {
+      const next = targets[k]!;
       if (seen[next]) continue;
       seen[next] = 1;
-      stack.push(next);
+      stack[top++] = next;
     }
-    const more = extra && extra.size > 0 ? extra.get(node) : undefined;
+    const more = hasExtra ? extra.get(node) : undefined;
     if (more)
       for (const next of more) {
         if (seen[next]) continue;
         seen[next] = 1;
-        stack.push(next);
+        stack[top++] = next;
       }
   }
   return seen;

@@ -127,6 +127,14 @@ export interface GraphModel {
   readonly edgesPointer: string;
   /** Nodes that own their id, in document order; `graphIndex` indexes this list. */
   readonly graphNodes: NodeInfo[];
+  /**
+   * The entries of `nodes` by kind, each list in document order, duplicates included
+   * (`unknown`: no object, or none of the four kinds), and the nodes that reuse an id. Rules
+   * that judge one kind walk its list instead of every node: on a large graph each walk over
+   * all the node objects costs a trip through memory.
+   */
+  readonly nodesByKind: NodesByKind;
+  readonly duplicateNodes: readonly NodeInfo[];
   /** The node that owns each id (see IdTable). */
   readonly byId: { get(id: string): NodeInfo | undefined; has(id: string): boolean };
   readonly topLevelTrigger: TopLevelSpec | undefined;
@@ -134,6 +142,14 @@ export interface GraphModel {
   /** Edges with status "ok", as compressed adjacency over `graphIndex`. */
   readonly successors: Adjacency;
   readonly predecessors: Adjacency;
+}
+
+export interface NodesByKind {
+  readonly trigger: readonly NodeInfo[];
+  readonly part: readonly NodeInfo[];
+  readonly gate: readonly NodeInfo[];
+  readonly destination: readonly NodeInfo[];
+  readonly unknown: readonly NodeInfo[];
 }
 
 export function buildModel(input: unknown): GraphModel {
@@ -148,6 +164,11 @@ export function buildModel(input: unknown): GraphModel {
   const reader = new FieldReader();
   const envelopeClean = graph !== null && isCleanEnvelope(reader, input, graph, isVersionBody);
   let uncleanNodeCount = 0;
+  const nodesByKind = { trigger: [] as NodeInfo[], part: [] as NodeInfo[], gate: [] as NodeInfo[], destination: [] as NodeInfo[], unknown: [] as NodeInfo[] };
+  const duplicateNodes: NodeInfo[] = [];
+  // By graph index: whether the node is a trigger or a destination, for the edge walk below
+  // (a typed array read instead of a visit to each edge's node objects).
+  const endKinds = new Uint8Array(nodeList.length);
   for (let index = 0; index < nodeList.length; index++) {
     const value = nodeList[index];
     const raw = isPlainObject(value) ? value : null;
@@ -155,11 +176,23 @@ export function buildModel(input: unknown): GraphModel {
     if (raw) reader.readNode(raw, info);
     nodes[index] = info;
     if (!info.clean) uncleanNodeCount++;
+    switch (info.kind) {
+      case "part": nodesByKind.part.push(info); break;
+      case "trigger": nodesByKind.trigger.push(info); break;
+      case "gate": nodesByKind.gate.push(info); break;
+      case "destination": nodesByKind.destination.push(info); break;
+      default: nodesByKind.unknown.push(info);
+    }
     if (info.id === undefined) continue;
     const graphIndex = graphNodes.length;
     const owner = byId.claim(info as NodeInfo & { id: string });
-    if (owner === info) info.graphIndex = graphIndex;
-    else info.duplicateOf = owner;
+    if (owner === info) {
+      info.graphIndex = graphIndex;
+      endKinds[graphIndex] = info.kind === "trigger" ? TRIGGER_END : info.kind === "destination" ? DESTINATION_END : 0;
+    } else {
+      info.duplicateOf = owner;
+      duplicateNodes.push(info);
+    }
   }
 
   // Most edges are fine, and a fine edge needs no object of its own: it lives in the typed
@@ -178,10 +211,12 @@ export function buildModel(input: unknown): GraphModel {
   const joinTo = new Int32Array(edgeList.length);
   const joinIndex = new Int32Array(edgeList.length);
   let joinedCount = 0;
+  // Ends are resolved to graph indices (-1: no such node); node objects are touched only for
+  // edges with a problem.
   let lastFrom: string | undefined;
   let lastTo: string | undefined;
-  let lastFromNode: NodeInfo | undefined;
-  let lastToNode: NodeInfo | undefined;
+  let lastFromIndex = -1;
+  let lastToIndex = -1;
   for (let index = 0; index < edgeList.length; index++) {
     const value = edgeList[index];
     const raw = isPlainObject(value) ? value : null;
@@ -192,21 +227,24 @@ export function buildModel(input: unknown): GraphModel {
     // Edge lists are written along paths (`a -> b -> c` gives a→b, b→c) and fans (`a -> [b, c]`
     // gives a→b, a→c), so an end often repeats one of the previous edge's: comparing with
     // those first skips most hash lookups, the costliest step of the model.
-    const fromNode = from === undefined ? undefined : from === lastTo ? lastToNode : from === lastFrom ? lastFromNode : byId.get(from);
-    const toNode = to === undefined ? undefined : to === lastTo ? lastToNode : to === lastFrom ? lastFromNode : byId.get(to);
+    const fromIndex = from === undefined ? -1 : from === lastTo ? lastToIndex : from === lastFrom ? lastFromIndex : byId.indexOf(from);
+    const toIndex = to === undefined ? -1 : to === lastTo ? lastToIndex : to === lastFrom ? lastFromIndex : byId.indexOf(to);
     lastFrom = from;
-    lastFromNode = fromNode;
+    lastFromIndex = fromIndex;
     lastTo = to;
-    lastToNode = toNode;
-    if (from === undefined || to === undefined) problem(index, "malformed", scratch, fromNode, toNode);
-    else if (!fromNode || !toNode) problem(index, "dangling", scratch, fromNode, toNode);
-    else if (fromNode === toNode) problem(index, "self", scratch, fromNode, toNode);
-    else {
-      joinFrom[joinedCount] = fromNode.graphIndex;
-      joinTo[joinedCount] = toNode.graphIndex;
+    lastToIndex = toIndex;
+    if (fromIndex >= 0 && toIndex >= 0 && fromIndex !== toIndex) {
+      joinFrom[joinedCount] = fromIndex;
+      joinTo[joinedCount] = toIndex;
       joinIndex[joinedCount] = index;
       joinedCount++;
+      continue;
     }
+    const fromNode = fromIndex < 0 ? undefined : graphNodes[fromIndex];
+    const toNode = toIndex < 0 ? undefined : graphNodes[toIndex];
+    if (from === undefined || to === undefined) problem(index, "malformed", scratch, fromNode, toNode);
+    else if (!fromNode || !toNode) problem(index, "dangling", scratch, fromNode, toNode);
+    else problem(index, "self", scratch, fromNode, toNode);
   }
 
   // One walk over each node's joined edges, in file order, finds the repeats (remembering
@@ -225,8 +263,7 @@ export function buildModel(input: unknown): GraphModel {
   let okCount = 0;
   const endpoints = (e: number): EdgeFields => ({ from: graphNodes[joinFrom[e]!]!.id, to: graphNodes[joinTo[e]!]!.id, clean: false });
   for (let node = 0; node < size; node++) {
-    const fromNode = graphNodes[node]!;
-    const fromDestination = fromNode.kind === "destination";
+    const fromDestination = endKinds[node] === DESTINATION_END;
     const startK = byEdge.offsets[node]!;
     const endK = byEdge.offsets[node + 1]!;
     for (let k = startK; k < endK; k++) {
@@ -234,13 +271,12 @@ export function buildModel(input: unknown): GraphModel {
       const target = joinTo[e]!;
       const first = firstEdgeTo[target]!;
       if (first >= startK && first < k) {
-        problem(joinIndex[e]!, "duplicate", endpoints(e), fromNode, graphNodes[target]!).duplicateOf = joinIndex[byEdge.targets[first]!]!;
+        problem(joinIndex[e]!, "duplicate", endpoints(e), graphNodes[node]!, graphNodes[target]!).duplicateOf = joinIndex[byEdge.targets[first]!]!;
         continue;
       }
       firstEdgeTo[target] = k;
-      const toNode = graphNodes[target]!;
-      if (toNode.kind === "trigger") problem(joinIndex[e]!, "into-trigger", endpoints(e), fromNode, toNode);
-      else if (fromDestination) problem(joinIndex[e]!, "from-destination", endpoints(e), fromNode, toNode);
+      if (endKinds[target] === TRIGGER_END) problem(joinIndex[e]!, "into-trigger", endpoints(e), graphNodes[node]!, graphNodes[target]!);
+      else if (fromDestination) problem(joinIndex[e]!, "from-destination", endpoints(e), graphNodes[node]!, graphNodes[target]!);
       else {
         isOk[e] = 1;
         successorTargets[okCount++] = target;
@@ -248,16 +284,20 @@ export function buildModel(input: unknown): GraphModel {
     }
     successorOffsets[node + 1] = okCount;
   }
-  const okFrom = new Int32Array(okCount);
-  const okTo = new Int32Array(okCount);
-  const okIndex = new Int32Array(okCount);
-  for (let e = 0, o = 0; e < joinedCount; e++) {
-    if (isOk[e] === 0) continue;
-    okFrom[o] = joinFrom[e]!;
-    okTo[o] = joinTo[e]!;
-    okIndex[o] = joinIndex[e]!;
-    o++;
-  }
+  // When every joined edge is fine (a valid graph), the ok edges are the joined ones: views
+  // of the same arrays, which nothing writes to any more, instead of copies.
+  const allOk = okCount === joinedCount;
+  const okFrom = allOk ? joinFrom.subarray(0, okCount) : new Int32Array(okCount);
+  const okTo = allOk ? joinTo.subarray(0, okCount) : new Int32Array(okCount);
+  const okIndex = allOk ? joinIndex.subarray(0, okCount) : new Int32Array(okCount);
+  if (!allOk)
+    for (let e = 0, o = 0; e < joinedCount; e++) {
+      if (isOk[e] === 0) continue;
+      okFrom[o] = joinFrom[e]!;
+      okTo[o] = joinTo[e]!;
+      okIndex[o] = joinIndex[e]!;
+      o++;
+    }
   // Problems were found in two passes; rules report them in file order.
   problemEdges.sort((a, b) => a.index - b.index);
   const successors = { offsets: successorOffsets, targets: successorTargets.subarray(0, okCount) };
@@ -282,6 +322,8 @@ export function buildModel(input: unknown): GraphModel {
     uncleanEdges,
     edgesPointer,
     graphNodes,
+    nodesByKind,
+    duplicateNodes,
     byId,
     topLevelTrigger,
     topLevelDestinations,
@@ -289,6 +331,10 @@ export function buildModel(input: unknown): GraphModel {
     predecessors,
   };
 }
+
+/** Values of buildModel's `endKinds`. */
+const TRIGGER_END = 1;
+const DESTINATION_END = 2;
 
 /** Where the Definition is in `input`, and its node and edge arrays (whatever they are). */
 function locateGraph(input: unknown) {

@@ -10,23 +10,41 @@ import type { PartNode } from "../rules/parts.js";
 import type { RuleContext } from "./context.js";
 import type { NodeInfo } from "./model.js";
 
+/**
+ * The part rules of a rule list, in rule order: those to call on a part node with a `terminal`
+ * object and those to call on one without (see Rule's `partsJudged`), so that the walk over
+ * the nodes picks a list per node instead of asking each rule.
+ */
+export interface PartRules {
+  readonly count: number;
+  readonly withTerminal: readonly Rule[];
+  readonly withoutTerminal: readonly Rule[];
+}
+
 /** Runs the whole-input rules of `rules`; returns the part rules, for `runPartRules`. */
-export function runCheckRules(ctx: RuleContext, rules: readonly Rule[]): Rule[] {
-  const partRules: Rule[] = [];
+export function runCheckRules(ctx: RuleContext, rules: readonly Rule[]): PartRules {
+  const withTerminal: Rule[] = [];
+  const withoutTerminal: Rule[] = [];
+  let count = 0;
   for (const rule of rules) {
     if (rule.check) {
       ctx.beginRule(rule.meta.id, rule.meta.severity);
       rule.check(ctx);
-    } else partRules.push(rule);
+      continue;
+    }
+    count++;
+    if (rule.partsJudged !== "without-terminal") withTerminal.push(rule);
+    if (rule.partsJudged !== "with-terminal") withoutTerminal.push(rule);
   }
-  return partRules;
+  return { count, withTerminal, withoutTerminal };
 }
 
-/** Runs every part rule on `node` when it is a part node. */
-export function runPartRules(ctx: RuleContext, partRules: readonly Rule[], node: NodeInfo): void {
+/** Runs every part rule on `node` when it is a part node (each only on the parts it judges). */
+export function runPartRules(ctx: RuleContext, partRules: PartRules, node: NodeInfo): void {
   if (node.kind !== "part") return;
-  for (let r = 0; r < partRules.length; r++) {
-    const rule = partRules[r]!;
+  const list = node.hasTerminal ? partRules.withTerminal : partRules.withoutTerminal;
+  for (let r = 0; r < list.length; r++) {
+    const rule = list[r]!;
     ctx.beginRule(rule.meta.id, rule.meta.severity);
     rule.part!(node as PartNode, ctx);
   }
@@ -41,9 +59,9 @@ export function sortByRule(faults: Fault[], rules: readonly Rule[]): void {
 /** Every rule on every node: what `validateDefinition` runs. */
 export function runRules(ctx: RuleContext, rules: readonly Rule[], faults: Fault[]): void {
   const partRules = runCheckRules(ctx, rules);
-  if (partRules.length === 0) return;
+  if (partRules.count === 0) return;
   const before = faults.length;
-  const { nodes } = ctx.model;
-  for (let i = 0; i < nodes.length; i++) runPartRules(ctx, partRules, nodes[i]!);
+  const parts = ctx.model.nodesByKind.part;
+  for (let i = 0; i < parts.length; i++) runPartRules(ctx, partRules, parts[i]!);
   if (faults.length !== before) sortByRule(faults, rules);
 }

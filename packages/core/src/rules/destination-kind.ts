@@ -12,8 +12,8 @@ export default defineRule({
   },
   check(ctx) {
     const specs: { raw: unknown; pointer: string; nodeId: string | null }[] = [];
-    for (const node of ctx.model.nodes)
-      if (node.kind === "destination" && node.raw)
+    for (const node of ctx.model.nodesByKind.destination)
+      if (node.raw)
         specs.push({ raw: ownField(node.raw, "destination"), pointer: `${node.pointer}/destination`, nodeId: node.id ?? null });
     for (const top of ctx.model.topLevelDestinations) specs.push({ raw: top.raw, pointer: top.pointer, nodeId: null });
     for (const spec of specs) {

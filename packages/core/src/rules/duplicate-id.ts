@@ -10,9 +10,8 @@ export default defineRule({
     assumptions: ["The first node with an id owns it: edges are judged against that node, and each later node with the same id gets one fault."],
   },
   check(ctx) {
-    for (const node of ctx.model.nodes) {
-      const owner = node.duplicateOf;
-      if (!owner) continue;
+    for (const node of ctx.model.duplicateNodes) {
+      const owner = node.duplicateOf!;
       ctx.report({
         nodeId: node.id!,
         pointer: `${node.pointer}/id`,

@@ -19,18 +19,14 @@ export default defineRule({
     if (!ctx.model.graphUsable) return;
     const { graphNodes } = ctx.model;
     const offers = ctx.offers;
-    const missingFrom = (offer: Capabilities, needs: readonly string[] | undefined): string[] | undefined => {
-      if (offer === "unknown" || !needs) return undefined;
-      // Called for every edge: allocate only when something is missing.
-      if (needs.every((need) => offer.has(need))) return undefined;
-      return needs.filter((need) => !offer.has(need));
-    };
     const ok = ctx.model.okEdges;
     for (let e = 0; e < ok.count; e++) {
-      const from = graphNodes[ok.from[e]!]!;
+      const offer = offers[ok.from[e]!]!;
+      if (offer === "unknown") continue;
       const to = graphNodes[ok.to[e]!]!;
-      const missing = missingFrom(offers[from.graphIndex]!, ctx.needsOf(to));
+      const missing = missingFrom(offer, ctx.needsOf(to));
       if (!missing) continue;
+      const from = graphNodes[ok.from[e]!]!;
       const index = ok.index[e]!;
       ctx.report({
         nodeId: to.id!,
@@ -67,3 +63,16 @@ export default defineRule({
     }
   },
 });
+
+/** What `offer` lacks of `needs`; undefined when nothing (or when it cannot be judged). */
+function missingFrom(offer: Capabilities, needs: readonly string[] | undefined): string[] | undefined {
+  if (offer === "unknown" || !needs) return undefined;
+  // Called for every edge: a plain loop, and allocation only when something is missing.
+  let lacking = false;
+  for (let i = 0; i < needs.length; i++)
+    if (!offer.has(needs[i]!)) {
+      lacking = true;
+      break;
+    }
+  return lacking ? needs.filter((need) => !offer.has(need)) : undefined;
+}

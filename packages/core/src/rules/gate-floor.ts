@@ -11,8 +11,8 @@ export default defineRule({
     fix: "Set `\"belowFloor\": \"hold\"`.",
   },
   check(ctx) {
-    for (const node of ctx.model.nodes) {
-      if (node.kind !== "gate" || !node.raw || !hasOwnField(node.raw, "belowFloor")) continue;
+    for (const node of ctx.model.nodesByKind.gate) {
+      if (!node.raw || !hasOwnField(node.raw, "belowFloor")) continue;
       const value = ownField(node.raw, "belowFloor");
       if ((GATE_BELOW_FLOOR as readonly unknown[]).includes(value)) continue;
       ctx.report({

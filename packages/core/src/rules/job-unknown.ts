@@ -9,13 +9,15 @@ export default defineRule({
     rationale: "Each terminal part offers specific jobs at specific versions; the service cannot run any other.",
     fix: "Use a job id and version the part offers (listed in the message).",
   },
+  partsJudged: "with-terminal",
   part(node, ctx) {
     const partId = node.partId;
     const jobs = partId === undefined ? undefined : ctx.partOf(node)?.terminal?.jobs;
     const id = node.jobId;
     const version = node.jobVersion;
     if (!jobs || id === undefined || version === undefined) return;
-    if (jobs.some((offered) => offered.id === id && offered.version === version)) return;
+    // A loop rather than `some`: this runs for every terminal part, and a closure per call adds up.
+    for (let j = 0; j < jobs.length; j++) if (jobs[j]!.id === id && jobs[j]!.version === version) return;
     const offered = jobs.map((j) => `${j.id}@${j.version}`);
     const sameId = jobs.filter((j) => j.id === id);
     const pointer = `${node.pointer}/terminal/job`;

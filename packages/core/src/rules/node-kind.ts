@@ -14,8 +14,8 @@ export default defineRule({
     ],
   },
   check(ctx) {
-    for (const node of ctx.model.nodes) {
-      if (!node.raw || node.kind !== undefined) continue;
+    for (const node of ctx.model.nodesByKind.unknown) {
+      if (!node.raw) continue;
       if (!hasOwnField(node.raw, "kind")) {
         ctx.report({
           nodeId: node.id ?? null,

@@ -13,7 +13,7 @@ export default defineRule({
   check(ctx) {
     const scheduled = ctx.scheduledTrigger;
     if (!scheduled) return;
-    for (const node of ctx.model.nodes) {
+    for (const node of ctx.model.nodesByKind.part) {
       const part = ctx.partOf(node);
       if (!part || part.unattendedSafe) continue;
       ctx.report({

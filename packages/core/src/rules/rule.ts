@@ -24,9 +24,18 @@ export interface RuleMeta {
  * document order, and the runner keeps each rule's faults together, in rule order.
  */
 export type Rule = { readonly meta: RuleMeta } & (
-  | { check(ctx: RuleContext): void; part?: undefined }
-  | { part(node: PartNode, ctx: RuleContext): void; check?: undefined }
+  | { check(ctx: RuleContext): void; part?: undefined; partsJudged?: undefined }
+  | { part(node: PartNode, ctx: RuleContext): void; check?: undefined; partsJudged?: PartsJudged }
 );
+
+/**
+ * Which part nodes a part rule can have something to say about, when not all of them: those
+ * with a `terminal` object (`hasTerminal`), or those without one. The runner calls `part`
+ * only on those: on a large graph, the calls themselves (one per rule and part node) are much
+ * of the part rules' time. The rule still returns early on the others by itself, so that
+ * calling it on any part node stays correct (test/parts-judged.test.ts holds it to that).
+ */
+export type PartsJudged = "with-terminal" | "without-terminal";
 
 export function defineRule(rule: Rule): Rule {
   return rule;

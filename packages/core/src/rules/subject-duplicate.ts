@@ -10,6 +10,7 @@ export default defineRule({
     rationale: "Listing a company twice runs (and charges for) it twice, and a comparison of a company with itself says nothing.",
     fix: "Remove the repeated subject, or replace it with the company you meant.",
   },
+  partsJudged: "with-terminal",
   part(node, ctx) {
     const refs = node.subjectRefs;
     // Most parts list one or two subjects: no map for those.

@@ -16,6 +16,7 @@ export default defineRule({
       "The suggestion comes from the catalogue's offline `subjects` table, matched on canonical id, label or identifier value, ignoring case.",
     ],
   },
+  partsJudged: "with-terminal",
   part(node, ctx) {
     // A clean node's subjects are all pinned (checker/read.ts).
     if (node.clean) return;

@@ -11,6 +11,7 @@ export default defineRule({
     fix: "Pin more subjects (the message says how many the part needs).",
     assumptions: ["Every entry of `subjectRefs` counts, pinned or not and repeated or not: those are faults of their own, so a list is not reported twice for one mistake."],
   },
+  partsJudged: "with-terminal",
   part(node, ctx) {
     const part = ctx.partOf(node);
     const refs = node.subjectRefs;

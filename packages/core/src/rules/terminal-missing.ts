@@ -10,6 +10,7 @@ export default defineRule({
     rationale: "A terminal part runs a job against pinned subjects; without its `terminal` object it has no job and no subjects to run.",
     fix: "Add `\"terminal\": {\"job\": {\"id\": ..., \"version\": \"1\"}, \"subjectRefs\": [...]}`.",
   },
+  partsJudged: "without-terminal",
   part(node, ctx) {
     const partId = node.partId;
     if (partId === undefined || !isTerminalPartId(partId) || node.hasTerminal) return;

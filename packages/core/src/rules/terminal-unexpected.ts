@@ -10,6 +10,7 @@ export default defineRule({
     rationale: "Only terminal parts run jobs against subjects; a `terminal` object elsewhere would be ignored or refused, and usually means the wrong part id.",
     fix: "Remove the `terminal` object, or use the `terminal.*` part you meant.",
   },
+  partsJudged: "with-terminal",
   part(node, ctx) {
     const partId = node.partId;
     if (partId === undefined || isTerminalPartId(partId) || !node.hasTerminal) return;
