@@ -36,12 +36,12 @@ function partHover(document: WfkitDocument, statement: PartStatement, offset: nu
   const catalogue = indexCatalogue(document.catalogue);
   const part = statement.partId ? catalogue.parts.get(statement.partId.text) : undefined;
   const range = (span: { start: number; end: number }) => document.lines.rangeOf(span.start, span.end);
-  if (statement.partId && (within(spanOf(statement.partId)) || within(statement.version && spanOf(statement.version)))) {
+  if (statement.partId && (within(statement.partId) || within(statement.version))) {
     const span = { start: statement.partId.start, end: statement.version?.end ?? statement.partId.end };
     return { contents: part ? describePart(part, subjectCountOf(statement)) : `\`${statement.partId.text}\` is not in the catalogue.`, range: range(span) };
   }
   for (const property of statement.block?.properties ?? []) {
-    if (property.type !== "job" || !property.id || !within(spanOf(property))) continue;
+    if (property.type !== "job" || !property.id || !within(property)) continue;
     const jobs = part?.terminal?.jobs ?? [];
     const offered = jobs.some((job) => job.id === property.id!.text && job.version === property.version?.text);
     return {
