@@ -34,8 +34,21 @@ export interface VersionSyntax extends Syntax {
   valueStart: number;
 }
 
-/** A keyword as written, for formatting and highlighting. */
-export type KeywordSpan = Span;
+/**
+ * Where an element's leading keyword is: every statement but a chain, and every block
+ * property, `with` clause and `identifiers` clause, begins with its keyword, spelt exactly
+ * (`word`), so the tree keeps no span for it. For a statement or property the word is its
+ * `type`; see `keywordOf`. An element with no place in a text (made by the decompiler, at
+ * 0..0) gets an empty span.
+ */
+export function keywordSpan(element: Syntax, word: string): Span {
+  return { start: element.start, end: Math.min(element.start + word.length, element.end) };
+}
+
+/** The keyword span of a statement or block property that opens with the word of its `type`. */
+export function keywordOf(element: Exclude<Statement | BlockProperty, ChainStatement | InvalidStatement | WithProperty>): Span {
+  return keywordSpan(element, element.type);
+}
 
 // ---------------------------------------------------------------- JSON literals
 
@@ -66,7 +79,6 @@ export interface JsonScalarLiteral extends Syntax {
 
 /** `with { ... }`: fields wfkit does not model, merged into the object before it. */
 export interface WithClause extends Syntax {
-  keyword: KeywordSpan;
   value: JsonLiteral | undefined;
 }
 
@@ -94,21 +106,18 @@ export type BlockProperty =
 /** `schedule "0 6 * * 1"` in a trigger block. */
 export interface ScheduleProperty extends Syntax {
   type: "schedule";
-  keyword: KeywordSpan;
   value: NameSyntax | undefined;
 }
 
 /** `timezone "Europe/London"` in a trigger block. */
 export interface TimezoneProperty extends Syntax {
   type: "timezone";
-  keyword: KeywordSpan;
   value: NameSyntax | undefined;
 }
 
 /** `job compare.peers@1` in a part block. */
 export interface JobProperty extends Syntax {
   type: "job";
-  keyword: KeywordSpan;
   id: NameSyntax | undefined;
   version: VersionSyntax | undefined;
   with: WithClause | undefined;
@@ -117,7 +126,6 @@ export interface JobProperty extends Syntax {
 /** `subjects [tesco, sainsbury]` in a part block. */
 export interface SubjectsProperty extends Syntax {
   type: "subjects";
-  keyword: KeywordSpan;
   /** Offsets of the `[` and the `]`, when written. */
   open: number | undefined;
   close: number | undefined;
@@ -133,21 +141,18 @@ export interface WithProperty extends Syntax {
 /** `trigger scheduled { ... }` in a `version` block: the body's top-level trigger. */
 export interface VersionTriggerProperty extends Syntax {
   type: "trigger";
-  keyword: KeywordSpan;
   spec: KindSpec | undefined;
 }
 
 /** `destination standalone` in a `version` block: one entry of the body's `destinations`. */
 export interface VersionDestinationProperty extends Syntax {
   type: "destination";
-  keyword: KeywordSpan;
   spec: KindSpec | undefined;
 }
 
 /** `scope with { ... }` in a `version` block: extra fields of the body's `scope`. */
 export interface ScopeProperty extends Syntax {
   type: "scope";
-  keyword: KeywordSpan;
   with: WithClause | undefined;
 }
 
@@ -178,7 +183,6 @@ export type NodeDeclaration = TriggerStatement | PartStatement | GateStatement |
 /** `workflow "name"`: names the workflow (metadata, not in the JSON); `with` adds fields to the Definition. */
 export interface WorkflowStatement extends Syntax {
   type: "workflow";
-  keyword: KeywordSpan;
   name: NameSyntax | undefined;
   with: WithClause | undefined;
 }
@@ -186,7 +190,6 @@ export interface WorkflowStatement extends Syntax {
 /** `subject tesco = company "cmp_tesco" "Tesco PLC"`, or `subject x = { ...JSON... }`. */
 export interface SubjectStatement extends Syntax {
   type: "subject";
-  keyword: KeywordSpan;
   name: NameSyntax | undefined;
   body: TypedSubject | RawSubject | undefined;
 }
@@ -196,7 +199,7 @@ export interface TypedSubject extends Syntax {
   kind: NameSyntax;
   canonicalId: NameSyntax | undefined;
   label: NameSyntax | undefined;
-  identifiers: ({ keyword: KeywordSpan; value: JsonLiteral | undefined } & Syntax) | undefined;
+  identifiers: ({ value: JsonLiteral | undefined } & Syntax) | undefined;
   with: WithClause | undefined;
 }
 
@@ -208,7 +211,6 @@ export interface RawSubject extends Syntax {
 /** `trigger start on_demand`, `trigger nightly scheduled { schedule "..." }`. */
 export interface TriggerStatement extends Syntax {
   type: "trigger";
-  keyword: KeywordSpan;
   name: NameSyntax | undefined;
   spec: KindSpec | undefined;
   with: WithClause | undefined;
@@ -217,7 +219,6 @@ export interface TriggerStatement extends Syntax {
 /** `part compare = terminal.compare@1 { job ... subjects [...] }`. */
 export interface PartStatement extends Syntax {
   type: "part";
-  keyword: KeywordSpan;
   name: NameSyntax | undefined;
   /** Offset of the `=`, when written. */
   equals: number | undefined;
@@ -231,7 +232,6 @@ export interface PartStatement extends Syntax {
 /** `gate floor hold`. */
 export interface GateStatement extends Syntax {
   type: "gate";
-  keyword: KeywordSpan;
   name: NameSyntax | undefined;
   belowFloor: NameSyntax | undefined;
   with: WithClause | undefined;
@@ -240,7 +240,6 @@ export interface GateStatement extends Syntax {
 /** `destination inbox standalone`. */
 export interface DestinationStatement extends Syntax {
   type: "destination";
-  keyword: KeywordSpan;
   name: NameSyntax | undefined;
   spec: KindSpec | undefined;
   with: WithClause | undefined;
@@ -249,14 +248,12 @@ export interface DestinationStatement extends Syntax {
 /** `node { ...JSON... }`: a node written as JSON, kept exactly (for any node the typed forms cannot say). */
 export interface NodeStatement extends Syntax {
   type: "node";
-  keyword: KeywordSpan;
   value: JsonLiteral | undefined;
 }
 
 /** `edge { ...JSON... }`: an edge written as JSON, kept exactly. */
 export interface EdgeStatement extends Syntax {
   type: "edge";
-  keyword: KeywordSpan;
   value: JsonLiteral | undefined;
 }
 
@@ -278,14 +275,12 @@ export interface ChainStatement extends Syntax {
  */
 export interface VersionStatement extends Syntax {
   type: "version";
-  keyword: KeywordSpan;
   block: Block | undefined;
 }
 
 /** `document <JSON>`: a file that is not a workflow graph at all, kept verbatim. */
 export interface DocumentStatement extends Syntax {
   type: "document";
-  keyword: KeywordSpan;
   value: JsonLiteral | undefined;
 }
 

@@ -33,7 +33,7 @@ import type {
   WithClause,
   WorkflowStatement,
 } from "./ast.js";
-import { isNodeDeclaration } from "./ast.js";
+import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
 import { DSL_CODES, sourceFault, type SourceFault, type SourceRelated } from "./diagnostics.js";
 import { literalValue, type LiteralIssue } from "./json-convert.js";
@@ -362,7 +362,7 @@ class Compiler {
         DSL_CODES.mixedDocument,
         "error",
         "`document` stands for the whole file, so the file can hold nothing else (comments aside); remove the other statements, or remove `document`",
-        document.keyword,
+        keywordOf(document),
       );
     }
     return { workflow, version, document };
@@ -371,8 +371,8 @@ class Compiler {
   /** The first of a once-per-file statement; a repeat is reported and ignored. */
   private once<T extends WorkflowStatement | VersionStatement | DocumentStatement>(current: T | undefined, statement: T, word: string): T {
     if (!current) return statement;
-    this.report(DSL_CODES.duplicateStatement, "error", `\`${word}\` may appear once in a file; this repeats the one above`, statement.keyword, {
-      related: [this.related(current.keyword, `the first \`${word}\``)],
+    this.report(DSL_CODES.duplicateStatement, "error", `\`${word}\` may appear once in a file; this repeats the one above`, keywordOf(statement), {
+      related: [this.related(keywordOf(current), `the first \`${word}\``)],
     });
     return current;
   }
@@ -427,11 +427,10 @@ class Compiler {
   }
 
   private rootSpan(workflow: WorkflowStatement | undefined): Span {
-    if (workflow) return (workflow.name && spanOf(workflow.name)) ?? workflow.keyword;
+    if (workflow) return (workflow.name && spanOf(workflow.name)) ?? keywordOf(workflow);
     const first = this.ast.statements.find((statement) => statement.type !== "invalid");
     if (!first) return { start: 0, end: 0 };
-    if ("keyword" in first) return first.keyword;
-    return spanOf(first);
+    return first.type === "chain" ? spanOf(first) : keywordOf(first);
   }
 
   // ---------------------------------------------------------------- the graph
@@ -795,7 +794,8 @@ class Compiler {
     const contents = readBlock(block, kind, problems);
     for (let i = 0; i < problems.length; i++) {
       const problem = problems[i]!;
-      const at = "keyword" in problem.property ? problem.property.keyword : problem.property.clause.keyword;
+      // Every block property opens with the word of its type (`with` included).
+      const at = keywordSpan(problem.property, problem.property.type);
       const word = problem.property.type;
       if (problem.kind === "misplaced") {
         const allowed = BLOCK_PROPERTIES[kind].map((name) => `\`${name}\``);
@@ -822,7 +822,7 @@ class Compiler {
       if (hasOwn(target, key)) {
         if (!quiet) {
           const member = [...clause.value.members].reverse().find((candidate) => candidate.key.text === key);
-          this.report(DSL_CODES.duplicateField, "error", `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : clause.keyword), {
+          this.report(DSL_CODES.duplicateField, "error", `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : keywordSpan(clause, "with")), {
             pointer: this.pointer(key),
           });
         }

@@ -71,7 +71,7 @@ function version(text: string): VersionSyntax {
 }
 
 function withClause(extras: JsonObject | undefined): WithClause | undefined {
-  return extras ? { keyword: NO_SPAN, value: literalOf(extras), ...NO_SPAN } : undefined;
+  return extras ? { value: literalOf(extras), ...NO_SPAN } : undefined;
 }
 
 function block(properties: BlockProperty[]): Block {
@@ -115,7 +115,7 @@ class Decompiler {
       this.header(graph, value);
       this.graph(graph);
     } else {
-      this.add({ type: "document", keyword: NO_SPAN, value: literalOf(value), ...NO_SPAN }, "header");
+      this.add({ type: "document", value: literalOf(value), ...NO_SPAN }, "header");
     }
     const file: WfFile = { type: "file", statements: this.statements, comments: [], ...NO_SPAN };
     return printFile(file, { blankLineBefore: (index) => index > 0 && this.sections[index] !== this.sections[index - 1] });
@@ -130,9 +130,9 @@ class Decompiler {
     const extras = extrasOf(graph, ["schemaVersion", "nodes", "edges"]);
     if (this.options.workflowName !== undefined || extras) {
       const workflowName = this.options.workflowName === undefined ? undefined : { ...name(this.options.workflowName), quoted: true };
-      this.add({ type: "workflow", keyword: NO_SPAN, name: workflowName, with: withClause(extras), ...NO_SPAN }, "header");
+      this.add({ type: "workflow", name: workflowName, with: withClause(extras), ...NO_SPAN }, "header");
     }
-    if (body) this.add({ type: "version", keyword: NO_SPAN, block: this.versionBlock(body), ...NO_SPAN }, "header");
+    if (body) this.add({ type: "version", block: this.versionBlock(body), ...NO_SPAN }, "header");
   }
 
   private versionBlock(body: JsonObject): Block {
@@ -144,20 +144,20 @@ class Decompiler {
     const trigger = own(body, "trigger");
     if (hasOwn(body, "trigger")) {
       const spec = kindSpecOf(trigger, TRIGGER_SPEC_FIELDS);
-      if (spec) properties.push({ type: "trigger", keyword: NO_SPAN, spec, ...NO_SPAN });
+      if (spec) properties.push({ type: "trigger", spec, ...NO_SPAN });
       else keep("trigger");
     }
     const destinations = own(body, "destinations");
     if (hasOwn(body, "destinations")) {
       const specs = Array.isArray(destinations) && destinations.length > 0 ? destinations.map((entry) => kindSpecOf(entry, ["kind"])) : undefined;
       if (specs && specs.every((spec) => spec !== undefined)) {
-        for (const spec of specs) properties.push({ type: "destination", keyword: NO_SPAN, spec: spec!, ...NO_SPAN });
+        for (const spec of specs) properties.push({ type: "destination", spec: spec!, ...NO_SPAN });
       } else {
         keep("destinations");
       }
     }
     const scopeExtras = extrasOf(body["scope"] as JsonObject, ["graph"]);
-    if (scopeExtras) properties.push({ type: "scope", keyword: NO_SPAN, with: withClause(scopeExtras), ...NO_SPAN });
+    if (scopeExtras) properties.push({ type: "scope", with: withClause(scopeExtras), ...NO_SPAN });
     for (const key of Object.keys(body)) if (!["scope", "trigger", "destinations"].includes(key)) keep(key);
     properties.push(...withProperty(Object.keys(rest).length ? rest : undefined));
     return block(properties);
@@ -183,7 +183,7 @@ class Decompiler {
       return typed;
     }
     if (isObject(node) && typeof own(node, "id") === "string") this.declaredNames.add(node["id"] as string);
-    return { type: "node", keyword: NO_SPAN, value: literalOf(node), ...NO_SPAN };
+    return { type: "node", value: literalOf(node), ...NO_SPAN };
   }
 
   /** The typed statement for a node, or undefined when only JSON can say it exactly. */
@@ -191,7 +191,7 @@ class Decompiler {
     const id = own(node, "id");
     if (typeof id !== "string" || this.typedNodeNames.has(id)) return undefined;
     const kind = own(node, "kind");
-    const base = { keyword: NO_SPAN, name: name(id), ...NO_SPAN };
+    const base = { name: name(id), ...NO_SPAN };
     switch (kind) {
       case "trigger": {
         const spec = kindSpecOf(own(node, "trigger"), TRIGGER_SPEC_FIELDS);
@@ -230,7 +230,6 @@ class Decompiler {
     if (terminalBlock) written.push("terminal");
     return {
       type: "part",
-      keyword: NO_SPAN,
       name: name(id),
       equals: typedId ? 0 : undefined,
       partId: typedId ? name(partId) : undefined,
@@ -250,7 +249,6 @@ class Decompiler {
       const typedVersion = typeof jobVersion === "string";
       properties.push({
         type: "job",
-        keyword: NO_SPAN,
         id: name(job["id"] as string),
         version: typedVersion ? version(jobVersion) : undefined,
         with: withClause(extrasOf(job, typedVersion ? ["id", "version"] : ["id"])),
@@ -260,7 +258,7 @@ class Decompiler {
     }
     const refs = own(terminal, "subjectRefs");
     if (Array.isArray(refs) && refs.every(isObject)) {
-      properties.push({ type: "subjects", keyword: NO_SPAN, open: 0, close: 0, items: refs.map((ref) => name(this.subjectName(ref))), ...NO_SPAN });
+      properties.push({ type: "subjects", open: 0, close: 0, items: refs.map((ref) => name(this.subjectName(ref))), ...NO_SPAN });
       written.push("subjectRefs");
     }
     properties.push(...withProperty(extrasOf(terminal, written)));
@@ -277,7 +275,7 @@ class Decompiler {
     const canonicalId = own(subject, "canonicalId");
     const kind = own(subject, "kind");
     const label = own(subject, "label");
-    const base = { type: "subject" as const, keyword: NO_SPAN, name: name(chosen), ...NO_SPAN };
+    const base = { type: "subject" as const, name: name(chosen), ...NO_SPAN };
     if (typeof canonicalId === "string" && typeof kind === "string") {
       const written = ["canonicalId", "kind"];
       if (typeof label === "string") written.push("label");
@@ -289,7 +287,7 @@ class Decompiler {
           kind: name(kind),
           canonicalId: { ...name(canonicalId), quoted: true },
           label: typeof label === "string" ? { ...name(label), quoted: true } : undefined,
-          identifiers: hasOwn(subject, "identifiers") ? { keyword: NO_SPAN, value: literalOf(subject["identifiers"]), ...NO_SPAN } : undefined,
+          identifiers: hasOwn(subject, "identifiers") ? { value: literalOf(subject["identifiers"]), ...NO_SPAN } : undefined,
           with: withClause(extrasOf(subject, written)),
           ...NO_SPAN,
         },
@@ -338,7 +336,7 @@ class Decompiler {
         if (isObject(edge) && this.isTypedEdge(edge)) {
           statements.push(chain([[edge["from"] as string], [edge["to"] as string]], withClause(extrasOf(edge, ["from", "to"]))));
         } else {
-          statements.push({ type: "edge", keyword: NO_SPAN, value: literalOf(edge), ...NO_SPAN });
+          statements.push({ type: "edge", value: literalOf(edge), ...NO_SPAN });
         }
         i++;
         continue;
@@ -400,7 +398,7 @@ function kindSpecOf(value: unknown, typedFields: readonly string[]): KindSpec | 
   for (const field of ["schedule", "timezone"] as const) {
     const fieldValue = own(value, field);
     if (typedFields.includes(field) && typeof fieldValue === "string") {
-      properties.push({ type: field, keyword: NO_SPAN, value: { ...name(fieldValue), quoted: true }, ...NO_SPAN });
+      properties.push({ type: field, value: { ...name(fieldValue), quoted: true }, ...NO_SPAN });
       written.push(field);
     }
   }

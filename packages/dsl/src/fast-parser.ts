@@ -573,18 +573,18 @@ class FastParser {
       case KW_NODE:
       case KW_EDGE:
       case KW_DOCUMENT: {
-        const keyword = this.span();
+        const start = this.start;
         this.advance();
         const value = this.json();
         const statementType = type === KW_NODE ? "node" : type === KW_EDGE ? "edge" : "document";
-        return { type: statementType, keyword, value, start: keyword.start, end: value.end };
+        return { type: statementType, value, start, end: value.end };
       }
       case KW_VERSION: {
-        const keyword = this.span();
+        const start = this.start;
         this.advance();
         this.expect(LBRACE);
         const block = this.block(true);
-        return { type: "version", keyword, block, start: keyword.start, end: block.end };
+        return { type: "version", block, start, end: block.end };
       }
       default:
         throw DECLINE;
@@ -592,18 +592,18 @@ class FastParser {
   }
 
   private workflow(): Statement {
-    const keyword = this.span();
+    const start = this.start;
+    let end = this.end;
     this.advance();
-    let end = keyword.end;
     const name = this.optionalName();
     if (name) end = name.end;
     const clause = this.optionalWith();
     if (clause) end = clause.end;
-    return { type: "workflow", keyword, name, with: clause, start: keyword.start, end };
+    return { type: "workflow", name, with: clause, start, end };
   }
 
   private subject(): Statement {
-    const keyword = this.span();
+    const start = this.start;
     this.advance();
     const name = this.nameRef();
     this.expect(EQUALS);
@@ -611,7 +611,7 @@ class FastParser {
     // One token decides (the rule's gated OR): `{` begins a JSON object, a name a typed subject.
     if (this.type === LBRACE) {
       const value = this.json();
-      return { type: "subject", keyword, name, body: { type: "raw", value, start: value.start, end: value.end }, start: keyword.start, end: value.end };
+      return { type: "subject", name, body: { type: "raw", value, start: value.start, end: value.end }, start, end: value.end };
     }
     const kind = this.nameRef();
     const canonicalId = this.nameRef();
@@ -620,31 +620,31 @@ class FastParser {
     if (label) end = label.end;
     let identifiers: TypedSubject["identifiers"];
     if (this.type === KW_IDENTIFIERS) {
-      const identifiersKeyword = this.span();
+      const identifiersStart = this.start;
       this.advance();
       const value = this.json();
-      identifiers = { keyword: identifiersKeyword, value, start: identifiersKeyword.start, end: value.end };
+      identifiers = { value, start: identifiersStart, end: value.end };
       end = value.end;
     }
     const clause = this.optionalWith();
     if (clause) end = clause.end;
     const body: TypedSubject = { type: "typed", kind, canonicalId, label, identifiers, with: clause, start: kind.start, end };
-    return { type: "subject", keyword, name, body, start: keyword.start, end };
+    return { type: "subject", name, body, start, end };
   }
 
   private triggerOrDestination(type: number): Statement {
-    const keyword = this.span();
+    const start = this.start;
     this.advance();
     const name = this.nameRef();
     const spec = this.kindSpec();
     let end = spec.end;
     const clause = this.optionalWith();
     if (clause) end = clause.end;
-    return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, name, spec, with: clause, start: keyword.start, end };
+    return { type: type === KW_TRIGGER ? "trigger" : "destination", name, spec, with: clause, start, end };
   }
 
   private part(): Statement {
-    const keyword = this.span();
+    const start = this.start;
     this.advance();
     const name = this.nameRef();
     let end = name.end;
@@ -666,11 +666,11 @@ class FastParser {
     }
     const clause = this.optionalWith();
     if (clause) end = clause.end;
-    return { type: "part", keyword, name, equals, partId, version, block, with: clause, start: keyword.start, end };
+    return { type: "part", name, equals, partId, version, block, with: clause, start, end };
   }
 
   private gate(): Statement {
-    const keyword = this.span();
+    const start = this.start;
     this.advance();
     const name = this.nameRef();
     let end = name.end;
@@ -678,7 +678,7 @@ class FastParser {
     if (belowFloor) end = belowFloor.end;
     const clause = this.optionalWith();
     if (clause) end = clause.end;
-    return { type: "gate", keyword, name, belowFloor, with: clause, start: keyword.start, end };
+    return { type: "gate", name, belowFloor, with: clause, start, end };
   }
 
   /** `a, b -> c -> d, e with {...}`; lines starting with `->` were already joined by the scanner. */
@@ -748,10 +748,10 @@ class FastParser {
   }
 
   private withClause(): WithClause {
-    const keyword = this.span();
+    const start = this.start;
     this.advance();
     const value = this.json();
-    return { keyword, value, start: keyword.start, end: value.end };
+    return { value, start, end: value.end };
   }
 
   /** `@1` or `@"2024 Q1"` (the `@` and the string may be apart, on one line). */
@@ -813,13 +813,13 @@ class FastParser {
       return { type: "with", clause, start: clause.start, end: clause.end };
     }
     if (type === KW_SUBJECTS) return this.subjectList();
-    const keyword = this.span();
+    const start = this.start;
     switch (type) {
       case KW_SCHEDULE:
       case KW_TIMEZONE: {
         this.advance();
         const value = this.nameRef();
-        return { type: type === KW_SCHEDULE ? "schedule" : "timezone", keyword, value, start: keyword.start, end: value.end };
+        return { type: type === KW_SCHEDULE ? "schedule" : "timezone", value, start, end: value.end };
       }
       case KW_JOB: {
         this.advance();
@@ -829,19 +829,19 @@ class FastParser {
         if (version) end = version.end;
         const clause = this.optionalWith();
         if (clause) end = clause.end;
-        return { type: "job", keyword, id, version, with: clause, start: keyword.start, end };
+        return { type: "job", id, version, with: clause, start, end };
       }
       case KW_TRIGGER:
       case KW_DESTINATION: {
         this.advance();
         const spec = this.kindSpec();
-        return { type: type === KW_TRIGGER ? "trigger" : "destination", keyword, spec, start: keyword.start, end: spec.end };
+        return { type: type === KW_TRIGGER ? "trigger" : "destination", spec, start, end: spec.end };
       }
       case KW_SCOPE: {
         this.advance();
         this.expect(KW_WITH);
         const clause = this.withClause();
-        return { type: "scope", keyword, with: clause, start: keyword.start, end: clause.end };
+        return { type: "scope", with: clause, start, end: clause.end };
       }
       default:
         // Anything else in a block is junk to chevrotain (an error).
@@ -851,7 +851,7 @@ class FastParser {
 
   /** `subjects [a, b]`: line breaks only where the parser's `continuesList` allows them. */
   private subjectList(): SubjectsProperty {
-    const keyword = this.span();
+    const start = this.start;
     this.advance();
     this.expect(LBRACKET);
     const open = this.start;
@@ -873,7 +873,7 @@ class FastParser {
     const close = this.start;
     const end = this.end;
     this.advance();
-    return { type: "subjects", keyword, open, close, items, start: keyword.start, end };
+    return { type: "subjects", open, close, items, start, end };
   }
 
   /**

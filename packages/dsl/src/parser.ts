@@ -334,7 +334,7 @@ class WfParser extends EmbeddedActionsParser {
     "workflowStatement",
     (): WorkflowStatement | undefined => {
       const keyword = this.CONSUME(Keywords.workflow);
-      const statement = this.ACTION(() => this.start<WorkflowStatement>({ type: "workflow", keyword: span(keyword), name: undefined, with: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<WorkflowStatement>({ type: "workflow", name: undefined, with: undefined, ...span(keyword) }));
       this.OPTION({
         GATE: () => !this.clauseAhead(),
         DEF: () => {
@@ -355,7 +355,7 @@ class WfParser extends EmbeddedActionsParser {
     "subjectStatement",
     (): SubjectStatement | undefined => {
       const keyword = this.CONSUME(Keywords.subject);
-      const statement = this.ACTION(() => this.start<SubjectStatement>({ type: "subject", keyword: span(keyword), name: undefined, body: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<SubjectStatement>({ type: "subject", name: undefined, body: undefined, ...span(keyword) }));
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
       const equals = this.CONSUME(Equals);
@@ -408,7 +408,7 @@ class WfParser extends EmbeddedActionsParser {
       this.ACTION(() => {
         if (!body) return;
         const clauseSpan = join(span(keyword), value);
-        body.identifiers = { keyword: span(keyword), value, ...clauseSpan };
+        body.identifiers = { value, ...clauseSpan };
         widen(body, clauseSpan);
       });
     });
@@ -423,7 +423,7 @@ class WfParser extends EmbeddedActionsParser {
     "triggerStatement",
     (): TriggerStatement | undefined => {
       const keyword = this.CONSUME(Keywords.trigger);
-      const statement = this.ACTION(() => this.start<TriggerStatement>({ type: "trigger", keyword: span(keyword), name: undefined, spec: undefined, with: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<TriggerStatement>({ type: "trigger", name: undefined, spec: undefined, with: undefined, ...span(keyword) }));
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
       const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
@@ -442,7 +442,7 @@ class WfParser extends EmbeddedActionsParser {
     (): PartStatement | undefined => {
       const keyword = this.CONSUME(Keywords.part);
       const statement = this.ACTION(() =>
-        this.start<PartStatement>({ type: "part", keyword: span(keyword), name: undefined, equals: undefined, partId: undefined, version: undefined, block: undefined, with: undefined, ...span(keyword) }),
+        this.start<PartStatement>({ type: "part", name: undefined, equals: undefined, partId: undefined, version: undefined, block: undefined, with: undefined, ...span(keyword) }),
       );
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
@@ -478,7 +478,7 @@ class WfParser extends EmbeddedActionsParser {
     "gateStatement",
     (): GateStatement | undefined => {
       const keyword = this.CONSUME(Keywords.gate);
-      const statement = this.ACTION(() => this.start<GateStatement>({ type: "gate", keyword: span(keyword), name: undefined, belowFloor: undefined, with: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<GateStatement>({ type: "gate", name: undefined, belowFloor: undefined, with: undefined, ...span(keyword) }));
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
       this.OPTION({
@@ -502,7 +502,7 @@ class WfParser extends EmbeddedActionsParser {
     (): DestinationStatement | undefined => {
       const keyword = this.CONSUME(Keywords.destination);
       const statement = this.ACTION(() =>
-        this.start<DestinationStatement>({ type: "destination", keyword: span(keyword), name: undefined, spec: undefined, with: undefined, ...span(keyword) }),
+        this.start<DestinationStatement>({ type: "destination", name: undefined, spec: undefined, with: undefined, ...span(keyword) }),
       );
       const name = this.SUBRULE(this.nameRef);
       this.ACTION(() => this.extend(statement, "name", name));
@@ -521,7 +521,7 @@ class WfParser extends EmbeddedActionsParser {
     "nodeStatement",
     (): NodeStatement | undefined => {
       const keyword = this.CONSUME(Keywords.node);
-      const statement = this.ACTION(() => this.start<NodeStatement>({ type: "node", keyword: span(keyword), value: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<NodeStatement>({ type: "node", value: undefined, ...span(keyword) }));
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => this.extend(statement, "value", value));
       return statement;
@@ -533,7 +533,7 @@ class WfParser extends EmbeddedActionsParser {
     "edgeStatement",
     (): EdgeStatement | undefined => {
       const keyword = this.CONSUME(Keywords.edge);
-      const statement = this.ACTION(() => this.start<EdgeStatement>({ type: "edge", keyword: span(keyword), value: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<EdgeStatement>({ type: "edge", value: undefined, ...span(keyword) }));
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => this.extend(statement, "value", value));
       return statement;
@@ -545,7 +545,7 @@ class WfParser extends EmbeddedActionsParser {
     "documentStatement",
     (): DocumentStatement | undefined => {
       const keyword = this.CONSUME(Keywords.document);
-      const statement = this.ACTION(() => this.start<DocumentStatement>({ type: "document", keyword: span(keyword), value: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<DocumentStatement>({ type: "document", value: undefined, ...span(keyword) }));
       const value = this.SUBRULE(this.jsonLiteral);
       this.ACTION(() => this.extend(statement, "value", value));
       return statement;
@@ -557,7 +557,7 @@ class WfParser extends EmbeddedActionsParser {
     "versionStatement",
     (): VersionStatement | undefined => {
       const keyword = this.CONSUME(Keywords.version);
-      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", keyword: span(keyword), block: undefined, ...span(keyword) }));
+      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", block: undefined, ...span(keyword) }));
       const block = this.SUBRULE(this.block, { ARGS: ["version"] });
       this.ACTION(() => this.extend(statement, "block", block));
       return statement;
@@ -676,7 +676,7 @@ class WfParser extends EmbeddedActionsParser {
     (): WithClause | undefined => {
       const keyword = this.CONSUME(Keywords.with);
       const value = this.SUBRULE(this.jsonLiteral);
-      return this.ACTION(() => ({ keyword: span(keyword), value, ...join(span(keyword), value) }));
+      return this.ACTION(() => ({ value, ...join(span(keyword), value) }));
     },
     { recoveryValueFunc: () => undefined },
   );
@@ -760,14 +760,14 @@ class WfParser extends EmbeddedActionsParser {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.schedule);
             const value = this.SUBRULE(this.nameRef);
-            return this.ACTION(() => ({ type: "schedule" as const, keyword: span(keyword), value, ...join(span(keyword), value) }));
+            return this.ACTION(() => ({ type: "schedule" as const, value, ...join(span(keyword), value) }));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.timezone);
             const value = this.SUBRULE2(this.nameRef);
-            return this.ACTION(() => ({ type: "timezone" as const, keyword: span(keyword), value, ...join(span(keyword), value) }));
+            return this.ACTION(() => ({ type: "timezone" as const, value, ...join(span(keyword), value) }));
           },
         },
         {
@@ -784,7 +784,6 @@ class WfParser extends EmbeddedActionsParser {
             });
             return this.ACTION(() => ({
               type: "job" as const,
-              keyword: span(keyword),
               id,
               version,
               with: clause,
@@ -803,21 +802,21 @@ class WfParser extends EmbeddedActionsParser {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.trigger);
             const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
-            return this.ACTION(() => ({ type: "trigger" as const, keyword: span(keyword), spec, ...join(span(keyword), spec) }));
+            return this.ACTION(() => ({ type: "trigger" as const, spec, ...join(span(keyword), spec) }));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.destination);
             const spec = this.SUBRULE2(this.kindSpec, { ARGS: ["destination"] });
-            return this.ACTION(() => ({ type: "destination" as const, keyword: span(keyword), spec, ...join(span(keyword), spec) }));
+            return this.ACTION(() => ({ type: "destination" as const, spec, ...join(span(keyword), spec) }));
           },
         },
         {
           ALT: () => {
             const keyword = this.CONSUME(Keywords.scope);
             const clause = this.SUBRULE3(this.withClause);
-            return this.ACTION(() => ({ type: "scope" as const, keyword: span(keyword), with: clause, ...join(span(keyword), clause) }));
+            return this.ACTION(() => ({ type: "scope" as const, with: clause, ...join(span(keyword), clause) }));
           },
         },
       ]),
@@ -829,7 +828,7 @@ class WfParser extends EmbeddedActionsParser {
     "subjectList",
     (): SubjectsProperty | undefined => {
       const keyword = this.CONSUME(Keywords.subjects);
-      const property = this.ACTION(() => ({ type: "subjects", keyword: span(keyword), open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
+      const property = this.ACTION(() => ({ type: "subjects", open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
       const open = this.CONSUME(LBracket);
       this.ACTION(() => {
         if (isReal(open)) {

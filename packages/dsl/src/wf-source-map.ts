@@ -13,6 +13,8 @@ import {
   type DocumentStatement,
   type EdgeStatement,
   type JsonLiteral,
+  keywordOf,
+  keywordSpan,
   type KindSpec,
   type NameSyntax,
   type NodeDeclaration,
@@ -114,7 +116,7 @@ export class WfSourceMap extends LazySourceMap {
     const graph = this.graphPlace();
     if (origins.mode === "graph") return graph;
     const contents = readBlock(origins.version?.block, "version");
-    const versionSpan = origins.version?.keyword ?? origins.rootSpan;
+    const versionSpan = origins.version ? keywordOf(origins.version) : origins.rootSpan;
     return {
       span: origins.rootSpan,
       child: (token) => {
@@ -129,11 +131,11 @@ export class WfSourceMap extends LazySourceMap {
           case "destinations":
             if (!contents.destinations.length) return withMember(contents.with, token);
             return {
-              span: contents.destinations[0]!.keyword,
+              span: keywordOf(contents.destinations[0]!),
               child: (index) => {
                 const property = at(contents.destinations, index);
                 if (!property) return undefined;
-                return property.spec ? kindSpecPlace(property.spec, "destination") : { span: property.keyword };
+                return property.spec ? kindSpecPlace(property.spec, "destination") : { span: keywordOf(property) };
               },
             };
           default:
@@ -237,7 +239,7 @@ function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string,
     const id = memberOf(statement.value, "id")?.value;
     return id?.type === "string" ? { ...place, span: spanOf(id) } : place;
   }
-  const nameSpan = (statement.name && spanOf(statement.name)) ?? statement.keyword;
+  const nameSpan = (statement.name && spanOf(statement.name)) ?? keywordOf(statement);
   const id = namePlace(statement.name);
   switch (statement.type) {
     case "trigger":
@@ -246,14 +248,14 @@ function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string,
       const field = statement.type;
       return fieldsPlace(
         nameSpan,
-        (token) => (token === "id" ? id : token === "kind" ? { span: statement.keyword } : token === field && spec ? kindSpecPlace(spec, field) : undefined),
+        (token) => (token === "id" ? id : token === "kind" ? { span: keywordOf(statement) } : token === field && spec ? kindSpecPlace(spec, field) : undefined),
         statement.with,
       );
     }
     case "gate":
       return fieldsPlace(
         nameSpan,
-        (token) => (token === "id" ? id : token === "kind" ? { span: statement.keyword } : token === "belowFloor" ? namePlace(statement.belowFloor) : undefined),
+        (token) => (token === "id" ? id : token === "kind" ? { span: keywordOf(statement) } : token === "belowFloor" ? namePlace(statement.belowFloor) : undefined),
         statement.with,
       );
     case "part": {
@@ -286,8 +288,8 @@ function kindSpecPlace(spec: KindSpec, kind: BlockKind): Place {
     spanOf(spec.kind),
     (token) => {
       if (token === "kind") return { span: spanOf(spec.kind) };
-      if (token === "schedule" && contents.schedule?.value) return { span: spanOf(contents.schedule.value), keySpan: contents.schedule.keyword };
-      if (token === "timezone" && contents.timezone?.value) return { span: spanOf(contents.timezone.value), keySpan: contents.timezone.keyword };
+      if (token === "schedule" && contents.schedule?.value) return { span: spanOf(contents.schedule.value), keySpan: keywordOf(contents.schedule) };
+      if (token === "timezone" && contents.timezone?.value) return { span: spanOf(contents.timezone.value), keySpan: keywordOf(contents.timezone) };
       return undefined;
     },
     contents.with,
@@ -305,14 +307,14 @@ function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["bloc
           spanOf(job),
           (field) => (field === "id" ? namePlace(job.id) : field === "version" && job.version ? { span: valueSpanOf(job.version) } : undefined),
           job.with,
-          job.keyword,
+          keywordOf(job),
         );
       }
       if (token === "subjectRefs" && contents.subjects) {
         const list = contents.subjects;
         return {
           span: spanOf(list),
-          keySpan: list.keyword,
+          keySpan: keywordOf(list),
           child: (index) => {
             const item = at(list.items, index);
             return item ? subjectRefPlace(item, subjects.get(item.text)) : undefined;
@@ -341,7 +343,7 @@ function subjectRefPlace(item: NameSyntax, declaration: SubjectStatement | undef
         case "label":
           return namePlace(body.label);
         case "identifiers":
-          return body.identifiers?.value ? literalPlace(body.identifiers.value, body.identifiers.keyword) : undefined;
+          return body.identifiers?.value ? literalPlace(body.identifiers.value, keywordSpan(body.identifiers, "identifiers")) : undefined;
         default:
           return undefined;
       }

@@ -108,7 +108,7 @@ function enclosingSpans(statement: Statement, offset: number): { start: number; 
   const visit = (value: unknown): void => {
     if (value === null || typeof value !== "object") return;
     if (Array.isArray(value)) return value.forEach(visit);
-    // Syntax elements carry their own offsets; plain spans (a keyword's, a bracket's) are not
+    // Syntax elements carry their own offsets; plain spans (a fault's) are not
     // elements of their own and add no step.
     const record = value as Record<string, unknown>;
     if (typeof record.start === "number" && typeof record.end === "number" && !isPlainSpan(record)) {

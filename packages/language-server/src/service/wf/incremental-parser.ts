@@ -237,7 +237,7 @@ function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
 
 /**
  * Finds every object holding offsets in a syntax tree (and in faults): the tree's elements,
- * which carry `start` and `end` themselves, plain span objects (a keyword's, a fault's), and
+ * which carry `start` and `end` themselves, plain span objects (a fault's), and
  * elements with offsets in other number fields (OFFSET_FIELDS: a bracket, an `=`). The tree
  * is walked generically, so new syntax in the DSL needs no change here as long as the DSL
  * lists its offset fields. Faults' `range` objects hold line/character positions, not
