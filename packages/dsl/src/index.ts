@@ -20,6 +20,6 @@ export { jsonEqual } from "@wfkit/core";
 export { KEYWORD_TEXTS } from "./lexer.js";
 export { printName } from "./printer.js";
 export type * from "./ast.js";
-export { ARROW, arrowSpan, keywordOf, keywordSpan, OFFSET_FIELDS, OFFSET_LIST_FIELDS, valueSpanOf } from "./ast.js";
+export { ARROW, arrowSpan, keywordOf, keywordSpan, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetsHeldBy, valueSpanOf } from "./ast.js";
 export { syntheticSource, type SyntheticOptions } from "./synthetic.js";
 export { railroadHtml } from "./railroad.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeSource, LineIndex, offsetAt, positionAt } from "@wfkit/dsl";
+import { analyzeSource, LineIndex, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetAt, offsetsHeldBy, positionAt } from "@wfkit/dsl";
 import { numRuns } from "./arbitraries.js";
 
 describe("positions", () => {
@@ -79,5 +79,30 @@ describe("fault positions in real sources", () => {
     // Line 2: tab (1), `"nodes": [{"id": ` (17), `"📦"` (4: the emoji is 2), `, "partId": ` (12).
     expect(fault!.range).toEqual({ start: { line: 2, character: 34 }, end: { line: 2, character: 40 } });
     expect(json.slice(fault!.span.start, fault!.span.end)).toBe('"pakc"');
+  });
+});
+
+describe("moving a tree's offsets (offsetsHeldBy, moveOffsets)", () => {
+  it("moves `start`, `end` and every field the DSL lists as an offset", () => {
+    // Built from the lists, so a field added to OFFSET_FIELDS but not to moveOffsets fails here.
+    const element: Record<string, unknown> = { start: 10, end: 20, text: "x" };
+    for (const [i, field] of OFFSET_FIELDS.entries()) element[field] = 11 + i;
+    for (const field of OFFSET_LIST_FIELDS) element[field] = [12, 15];
+    moveOffsets(element, offsetsHeldBy(element), 5);
+    const expected: Record<string, unknown> = { start: 15, end: 25, text: "x" };
+    for (const [i, field] of OFFSET_FIELDS.entries()) expected[field] = 16 + i;
+    for (const field of OFFSET_LIST_FIELDS) expected[field] = [17, 20];
+    expect(element).toEqual(expected);
+  });
+
+  it("touches only the offsets an object holds, and none of an object that holds none", () => {
+    const block = { open: 3, close: undefined, properties: [], start: 3, end: 9 };
+    moveOffsets(block, offsetsHeldBy(block), -2);
+    expect(block).toEqual({ open: 1, close: undefined, properties: [], start: 1, end: 7 });
+    expect(Object.keys(block)).toEqual(["open", "close", "properties", "start", "end"]);
+    const plain = { text: "x", quoted: false };
+    expect(offsetsHeldBy(plain)).toBe(0);
+    moveOffsets(plain, 0, 4);
+    expect(plain).toEqual({ text: "x", quoted: false });
   });
 });

@@ -34,7 +34,7 @@ function percentile(sorted, p) {
 }
 
 async function measure(size, debounceMs) {
-  const child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [...(process.env.WFKIT_SERVER_FLAGS ? process.env.WFKIT_SERVER_FLAGS.split(" ") : []), SERVER, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map();
   connection.onNotification("textDocument/publishDiagnostics", (params) => {

@@ -14,7 +14,7 @@
  * The result is exactly what `parse(text)` gives for the whole text (trees and syntax faults);
  * a test compares the two after thousands of random edits.
  */
-import { OFFSET_FIELDS, OFFSET_LIST_FIELDS, parse, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
+import { moveOffsets, offsetsHeldBy, parse, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
 import { chunkEnd } from "./chunks.js";
 import type { LineMap, TextEditRegion } from "../text.js";
 
@@ -28,11 +28,12 @@ interface ParsedChunk {
   /** Syntax faults, spans in document offsets (ranges are recomputed when placed). */
   readonly faults: SourceFault[];
   /**
-   * Every object of the chunk that holds offsets (see collectOffsets), once each: shifting
-   * walks these lists rather than the tree.
+   * Every object of the chunk that holds offsets (see collectOffsets), once each, and which
+   * offsets each one holds (`holds[i]`, from the DSL's offsetsHeldBy): shifting walks these
+   * lists rather than the tree, and touches only the fields an object has.
    */
-  readonly spans: Span[];
-  readonly markHolders: Record<string, unknown>[];
+  readonly holders: Record<string, unknown>[];
+  readonly holds: Int32Array;
 }
 
 export interface ParseResult {
@@ -98,13 +99,12 @@ export class IncrementalParser {
 
     // The new tree's lists are the last ones with the replaced chunks' part swapped: copied
     // in bulk, not rebuilt chunk by chunk (a large file has tens of thousands of chunks).
+    // What precedes chunk `first` lies before its start, and nothing after does (the chunks
+    // past the edit moved, but not to before the edit): a binary search, not a visit to every
+    // chunk before the edit.
     const { statements, comments } = this.current!.ast;
-    let statementsBefore = 0;
-    let commentsBefore = 0;
-    for (let i = 0; i < first; i++) {
-      statementsBefore += chunks[i]!.statements.length;
-      commentsBefore += chunks[i]!.comments.length;
-    }
+    const statementsBefore = countBefore(statements, chunks[first]!.start);
+    const commentsBefore = countBefore(comments, chunks[first]!.start);
     let statementsAfter = statementsBefore;
     let commentsAfter = commentsBefore;
     for (let i = first; i < reuseFrom; i++) {
@@ -154,6 +154,18 @@ export class IncrementalParser {
   }
 }
 
+/** How many of `items` start before `offset`; they are the first ones (the list is partitioned at `offset`). */
+function countBefore(items: readonly Span[], offset: number): number {
+  let low = 0;
+  let high = items.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (items[middle]!.start < offset) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** The chunk holding `offset` (the last one starting at or before it). */
 function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
   let low = 0;
@@ -182,25 +194,21 @@ function parseChunk(text: string, start: number, end: number): ParsedChunk {
 }
 
 function makeChunk(start: number, end: number, statements: Statement[], comments: Comment[], faults: SourceFault[]): ParsedChunk {
-  const spans = new Set<Span>();
-  const markHolders = new Set<Record<string, unknown>>();
-  collectOffsets([statements, comments, faults], spans, markHolders);
-  return { start, end, statements, comments, faults, spans: [...spans], markHolders: [...markHolders] };
+  const found = new Map<Record<string, unknown>, number>();
+  collectOffsets([statements, comments, faults], found);
+  return { start, end, statements, comments, faults, holders: [...found.keys()], holds: Int32Array.from(found.values()) };
 }
 
+/**
+ * Moves a chunk by `delta`. This runs on every keystroke for every chunk after the edit
+ * (half of a large file, on average), over objects of a dozen shapes spread over the heap:
+ * each visit costs tens of nanoseconds, so each object is visited once, and only the fields
+ * it holds are touched (asked once, when the chunk was made; see moveOffsets).
+ */
 function shift(chunk: ParsedChunk, delta: number): void {
   if (delta === 0) return;
-  for (const span of chunk.spans) {
-    span.start += delta;
-    span.end += delta;
-  }
-  for (const holder of chunk.markHolders) {
-    for (const field of OFFSET_FIELDS) if (typeof holder[field] === "number") (holder[field] as number) += delta;
-    for (const field of OFFSET_LIST_FIELDS) {
-      const list = holder[field];
-      if (Array.isArray(list)) for (let i = 0; i < list.length; i++) (list[i] as number) += delta;
-    }
-  }
+  const { holders, holds } = chunk;
+  for (let i = 0; i < holders.length; i++) moveOffsets(holders[i]!, holds[i]!, delta);
   chunk.start += delta;
   chunk.end += delta;
 }
@@ -236,31 +244,26 @@ function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
 }
 
 /**
- * Finds every object holding offsets in a syntax tree (and in faults): the tree's elements,
- * which carry `start` and `end` themselves, plain span objects (a fault's), and
- * elements with offsets in other number fields (OFFSET_FIELDS: a bracket, an `=`). The tree
- * is walked generically, so new syntax in the DSL needs no change here as long as the DSL
- * lists its offset fields. Faults' `range` objects hold line/character positions, not
+ * Finds every object holding offsets in a syntax tree (and in faults), with the offsets each
+ * holds: the tree's elements, which carry `start` and `end` themselves, plain span objects (a
+ * fault's), and elements with offsets in other number fields (a bracket, an `=`). The tree is
+ * walked generically and the DSL says which offsets an object holds (offsetsHeldBy), so new
+ * syntax needs no change here. Faults' `range` objects hold line/character positions, not
  * offsets, and are skipped.
  */
-export function collectOffsets(value: unknown, spans: Set<Span>, markHolders: Set<Record<string, unknown>>): void {
+function collectOffsets(value: unknown, found: Map<Record<string, unknown>, number>): void {
   if (value === null || typeof value !== "object") return;
   if (Array.isArray(value)) {
-    for (const element of value) collectOffsets(element, spans, markHolders);
+    for (const element of value) collectOffsets(element, found);
     return;
   }
   const record = value as Record<string, unknown>;
-  if (typeof record.start === "number" && typeof record.end === "number") spans.add(record as unknown as Span);
-  if (holdsMarks(record)) markHolders.add(record);
+  if (found.has(record)) return;
+  const held = offsetsHeldBy(record);
+  if (held !== 0) found.set(record, held);
   for (const key in record) {
     if (key === "range") continue;
     const field = record[key];
-    if (field !== null && typeof field === "object") collectOffsets(field, spans, markHolders);
+    if (field !== null && typeof field === "object") collectOffsets(field, found);
   }
-}
-
-function holdsMarks(record: Record<string, unknown>): boolean {
-  for (const field of OFFSET_FIELDS) if (typeof record[field] === "number") return true;
-  for (const field of OFFSET_LIST_FIELDS) if (Array.isArray(record[field])) return true;
-  return false;
 }
