@@ -15,7 +15,7 @@
  * 100,000-link chain parses without deep recursion; JSON literals are consumed as flat token
  * runs and built with an explicit stack (json-literal.ts).
  */
-import { EmbeddedActionsParser, EOF, tokenMatcher, type IRecognitionException, type IToken, type TokenType } from "chevrotain";
+import { EmbeddedActionsParser, EOF, getLookaheadPaths, NoViableAltException, tokenMatcher, type IRecognitionException, type IToken, type LookaheadSequence, type Rule, type TokenType } from "chevrotain";
 import type {
   Block,
   BlockProperty,
@@ -137,6 +137,15 @@ const recoveryHooks = EmbeddedActionsParser.prototype as unknown as {
   canRecoverWithSingleTokenDeletion(this: unknown, type: TokenType): boolean;
   canRecoverWithSingleTokenInsertion(this: unknown, type: TokenType, follows: TokenType[]): boolean;
 };
+/** Tokens of lookahead the parser may use (see the constructor). */
+const MAX_LOOKAHEAD = 2;
+
+// Members of chevrotain's parser that raiseNoAltException below uses, also undeclared.
+interface ChevrotainErrorEngine {
+  getCurrRuleFullName(): string;
+  getGAstProductions(): Record<string, Rule>;
+  SAVE_ERROR(error: IRecognitionException): IRecognitionException;
+}
 const baseDeletionCheck = recoveryHooks.canRecoverWithSingleTokenDeletion;
 const baseInsertionCheck = recoveryHooks.canRecoverWithSingleTokenInsertion;
 
@@ -154,7 +163,7 @@ class WfParser extends EmbeddedActionsParser {
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
    */
   constructor(recoveryEnabled = true, skipValidations = true) {
-    super(allTokens, { recoveryEnabled, maxLookahead: 2, errorMessageProvider, skipValidations });
+    super(allTokens, { recoveryEnabled, maxLookahead: MAX_LOOKAHEAD, errorMessageProvider, skipValidations });
     this.performSelfAnalysis();
   }
 
@@ -177,6 +186,35 @@ class WfParser extends EmbeddedActionsParser {
   canRecoverWithSingleTokenDeletion(expectedTokType: TokenType): boolean {
     if (tokenMatcher(this.LA(1), Newline)) return false;
     return baseDeletionCheck.call(this, expectedTokType);
+  }
+
+  /**
+   * The lookahead paths of each alternation, by rule and occurrence, once computed. Chevrotain
+   * computes them again for every syntax error it reports at a decision (its source notes the
+   * cost); they depend on the grammar alone, and in text with a broken statement on every line
+   * that work was nearly all of a parse (about 170 µs per character).
+   */
+  private readonly alternationPaths = new Map<string, LookaheadSequence[]>();
+
+  /**
+   * Chevrotain 11's `raiseNoAltException` (not in its type declarations), with the paths taken
+   * from `alternationPaths`; the message and the exception are the same.
+   */
+  raiseNoAltException(occurrence: number, errMsgTypes: string | undefined): never {
+    const engine = this as unknown as ChevrotainErrorEngine;
+    const ruleName = engine.getCurrRuleFullName();
+    const key = `${ruleName}#${occurrence}`;
+    let expectedPathsPerAlt = this.alternationPaths.get(key);
+    if (!expectedPathsPerAlt) {
+      const rule = engine.getGAstProductions()[ruleName]!;
+      expectedPathsPerAlt = getLookaheadPaths({ occurrence, rule, prodType: "Alternation", maxLookahead: MAX_LOOKAHEAD });
+      this.alternationPaths.set(key, expectedPathsPerAlt);
+    }
+    const actual: IToken[] = [];
+    for (let i = 1; i <= MAX_LOOKAHEAD; i++) actual.push(this.LA(i));
+    const previous = this.LA(0);
+    const message = errorMessageProvider.buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription: errMsgTypes, ruleName });
+    throw engine.SAVE_ERROR(new NoViableAltException(message, this.LA(1), previous));
   }
 
   private nextSignificant(): IToken {
@@ -1122,13 +1160,27 @@ function lineEndDescription(text: string, last: IToken): string {
   return span(last).end >= text.trimEnd().length ? ", found the end of the file" : ", found the end of the line";
 }
 
-function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): TokenType[] {
+function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): readonly TokenType[] {
+  // Content assist reads only the prefix's token types. A broken line is explained one prefix
+  // at a time, and broken lines tend to repeat (pasted junk, a generator gone wrong), so the
+  // answers are remembered by rule and types; the memo is bounded, as texts are unbounded.
+  let key = rule;
+  for (const token of prefix) key += ` ${token.tokenType.name}`;
+  const known = nextTypesMemo.get(key);
+  if (known) return known;
+  let types: TokenType[];
   try {
-    return sharedParser().computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
+    types = sharedParser().computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
   } catch {
-    return [];
+    types = [];
   }
+  if (nextTypesMemo.size >= NEXT_TYPES_MEMO_SIZE) nextTypesMemo.clear();
+  nextTypesMemo.set(key, types);
+  return types;
 }
+
+const NEXT_TYPES_MEMO_SIZE = 2_000;
+const nextTypesMemo = new Map<string, readonly TokenType[]>();
 
 /** True when `prefix` is a whole statement already (a new line could follow it). */
 function statementIsComplete(prefix: IToken[]): boolean {
