@@ -11,6 +11,8 @@
 // The debounce adapts (0 ms while a check takes under a frame, else about the check's cost,
 // capped by `wfkit.diagnostics.debounceMs`); both the default cap and 0 are measured and the
 // wait the server chose is reported separately.
+// WFKIT_SERVER_FLAGS passes Node flags to the server process, e.g. to profile it while it is
+// measured: WFKIT_SERVER_FLAGS="--cpu-prof --cpu-prof-dir=prof".
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
