@@ -36,7 +36,7 @@ import type {
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
 import { DSL_CODES, sourceFault, type SourceFault, type SourceRelated } from "./diagnostics.js";
-import { literalValue, type LiteralIssue } from "./json-convert.js";
+import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
 import { parse } from "./parser.js";
 import type { BlockKind } from "./parser.js";
@@ -266,7 +266,7 @@ class Compiler {
         continue;
       }
       if (!isNodeDeclaration(statement) || !willEmitNode(statement)) continue;
-      const name = statement.type === "node" ? rawNodeIdText(statement.value) : statement.name!.text;
+      const name = declaredName(statement);
       if (name === undefined) continue;
       // A name is counted only once it repeats: one set operation per name in the common case.
       if (by === 1) {
@@ -395,7 +395,7 @@ class Compiler {
    * (core reports duplicate ids on the JSON), so decompiled files never fault.
    */
   private declareNode(statement: NodeDeclaration, index: number): void {
-    const name = statement.type === "node" ? rawNodeIdText(statement.value) : statement.name!.text;
+    const name = declaredName(statement);
     if (name === undefined || !this.repeated.has(name)) return;
     const first = this.firstDeclarations.get(name);
     if (first === undefined) {
@@ -419,7 +419,7 @@ class Compiler {
     if (this.declaredNames) return this.declaredNames;
     const seen = new Set<string>();
     for (const statement of this.origins.nodes) {
-      const name = statement.type === "node" ? rawNodeIdText(statement.value) : statement.name!.text;
+      const name = declaredName(statement);
       if (name !== undefined) seen.add(name);
     }
     this.declaredNames = [...seen];
@@ -511,40 +511,27 @@ class Compiler {
   private compileNode(statement: NodeDeclaration): unknown {
     switch (statement.type) {
       case "trigger":
-        return this.compileTrigger(statement);
+      case "destination":
+        return this.compileTriggerOrDestination(statement);
       case "part":
         return this.compilePart(statement);
       case "gate":
         return this.compileGate(statement);
-      case "destination":
-        return this.compileDestination(statement);
       case "node":
         return statement.value ? this.valueOf(statement.value) : undefined;
     }
   }
 
-  private compileTrigger(statement: TriggerStatement): unknown {
+  /** A trigger or destination node: `{id, kind, trigger | destination: {...}, ...with}`. */
+  private compileTriggerOrDestination(statement: TriggerStatement | DestinationStatement): unknown {
     if (!statement.name) return undefined;
+    const kind = statement.type;
     const node: Record<string, unknown> = {};
     node["id"] = statement.name.text;
-    node["kind"] = "trigger";
+    node["kind"] = kind;
     if (statement.spec) {
-      this.push("trigger");
-      node["trigger"] = this.compileKindSpec(statement.spec, "trigger");
-      this.depth--;
-    }
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  private compileDestination(statement: DestinationStatement): unknown {
-    if (!statement.name) return undefined;
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    node["kind"] = "destination";
-    if (statement.spec) {
-      this.push("destination");
-      node["destination"] = this.compileKindSpec(statement.spec, "destination");
+      this.push(kind);
+      node[kind] = this.compileKindSpec(statement.spec, kind);
       this.depth--;
     }
     this.mergeWith(node, statement.with);
@@ -928,27 +915,9 @@ function cloneDeepJson(value: object): unknown {
   return root;
 }
 
-/** The string id of a raw node literal, if it has one (as `rawNodeId`, without making a name). */
-function rawNodeIdText(value: JsonLiteral | undefined): string | undefined {
-  if (value?.type !== "object") return undefined;
-  for (let i = value.members.length - 1; i >= 0; i--) {
-    const member = value.members[i]!;
-    if (member.key.text !== "id") continue;
-    return member.value?.type === "string" ? (member.value.value as string) : undefined;
-  }
-  return undefined;
-}
-
-/** The string id of a raw node literal, if it has one. */
-export function rawNodeId(value: JsonLiteral | undefined): NameSyntax | undefined {
-  if (value?.type !== "object") return undefined;
-  for (let i = value.members.length - 1; i >= 0; i--) {
-    const member = value.members[i]!;
-    if (member.key.text !== "id") continue;
-    if (member.value?.type === "string") return { text: member.value.value as string, quoted: true, start: member.value.start, end: member.value.end };
-    return undefined;
-  }
-  return undefined;
+/** The node name a declaration declares: its name, or a raw node's string `id`. */
+function declaredName(statement: NodeDeclaration): string | undefined {
+  return statement.type === "node" ? (stringMemberOf(statement.value, "id")?.value as string | undefined) : statement.name?.text;
 }
 
 /** A name as `.wf` would write it in a message. */

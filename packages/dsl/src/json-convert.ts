@@ -107,3 +107,12 @@ export function memberOf(literal: JsonLiteral | undefined, key: string): JsonMem
   }
   return undefined;
 }
+
+/**
+ * The value of an object literal's member `key` when it is a string (the last member of that
+ * key counts, as in JSON): a raw node's `id`, a raw edge's `from` and `to`.
+ */
+export function stringMemberOf(literal: JsonLiteral | undefined, key: string): JsonScalarLiteral | undefined {
+  const value = memberOf(literal, key)?.value;
+  return value?.type === "string" ? value : undefined;
+}

@@ -65,7 +65,7 @@ import {
   VersionLiteral,
 } from "./lexer.js";
 import { fastParse } from "./fast-parser.js";
-import { LineIndex, type Span } from "./positions.js";
+import { LineIndex, partitionPoint, type Span } from "./positions.js";
 import { decodeString } from "./strings.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
 
@@ -1005,15 +1005,9 @@ function groupSpan(group: NameSyntax[]): Span {
   return first && last ? join(first, last) : { start: 0, end: 0 };
 }
 
+/** The index of the first token at or after `offset`. */
 function binarySearchToken(tokens: readonly IToken[], offset: number): number {
-  let low = 0;
-  let high = tokens.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (tokens[middle]!.startOffset < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(tokens.length, (i) => tokens[i]!.startOffset < offset);
 }
 
 /**

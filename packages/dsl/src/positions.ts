@@ -61,14 +61,8 @@ export class LineIndex {
   positionAt(offset: number): Position {
     const starts = this.starts();
     const clamped = clampOffset(this.text, offset);
-    // The last line start at or before the offset (binary search: line tables can be long).
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (starts[middle]! <= clamped) low = middle;
-      else high = middle - 1;
-    }
+    // The last line start at or before the offset (line 0 starts at 0, so there is one).
+    const low = partitionPoint(starts.length, (i) => starts[i]! <= clamped) - 1;
     const lineStart = starts[low]!;
     // An offset between the `\r` and `\n` of a CRLF is not a place in the line: report the
     // end of the line instead, as editors do.
@@ -161,4 +155,21 @@ export function spanWithin(span: Span, length: number): boolean {
  */
 export function spanOf(element: Span): Span {
   return { start: element.start, end: element.end };
+}
+
+/**
+ * Binary search over indices 0..length: the first index for which `isBefore` is false, given
+ * that it is true for every index before that one and false for every index after (the list
+ * is partitioned). `length` when it is true everywhere. Positions, tokens, chunks and line
+ * tables are all long sorted lists, searched this one way.
+ */
+export function partitionPoint(length: number, isBefore: (index: number) => boolean): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (isBefore(middle)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

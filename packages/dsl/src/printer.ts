@@ -25,7 +25,7 @@ import {
   type WfFile,
   type WithClause,
 } from "./ast.js";
-import { type Span, spanOf } from "./positions.js";
+import { partitionPoint, type Span, spanOf } from "./positions.js";
 
 const INDENT = "  ";
 /** The widest a list or JSON literal may be to stay on one line. */
@@ -85,14 +85,8 @@ class CommentPool {
   }
 
   private firstAtOrAfter(offset: number): number {
-    let low = 0;
-    let high = this.comments.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (this.comments[middle]!.start < offset) low = middle + 1;
-      else high = middle;
-    }
-    return low;
+    const comments = this.comments;
+    return partitionPoint(comments.length, (i) => comments[i]!.start < offset);
   }
 }
 

@@ -4,8 +4,7 @@
  * completion of names).
  */
 import type { JsonLiteral, NameSyntax, Statement, WfFile } from "./ast.js";
-import { rawNodeId } from "./compile.js";
-import { memberOf } from "./json-convert.js";
+import { stringMemberOf } from "./json-convert.js";
 import { type Span, spanOf } from "./positions.js";
 import { printVersion } from "./printer.js";
 
@@ -127,7 +126,7 @@ export function collectSymbols(ast: WfFile): SymbolIndex {
         break;
       }
       case "node":
-        declare("node", rawNodeId(statement.value), statement, "node (JSON)", true);
+        declare("node", stringMember(statement.value, "id"), statement, "node (JSON)", true);
         break;
       case "chain":
         for (const group of statement.groups) for (const name of group) refer("node", name, statement);
@@ -145,7 +144,8 @@ export function collectSymbols(ast: WfFile): SymbolIndex {
   return new SymbolIndex(declarations, references);
 }
 
+/** A string member of a JSON literal as a name (quoted, placed at the string). */
 function stringMember(literal: JsonLiteral | undefined, field: string): NameSyntax | undefined {
-  const value = memberOf(literal, field)?.value;
-  return value?.type === "string" ? { text: value.value as string, quoted: true, start: value.start, end: value.end } : undefined;
+  const value = stringMemberOf(literal, field);
+  return value ? { text: value.value as string, quoted: true, start: value.start, end: value.end } : undefined;
 }

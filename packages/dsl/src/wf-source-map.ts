@@ -25,9 +25,9 @@ import {
   type WorkflowStatement,
 } from "./ast.js";
 import { readBlock } from "./block-properties.js";
-import { memberOf } from "./json-convert.js";
+import { memberOf, stringMemberOf } from "./json-convert.js";
 import type { BlockKind } from "./parser.js";
-import { type LineIndex, type Span, spanOf } from "./positions.js";
+import { type LineIndex, partitionPoint, type Span, spanOf } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 
 export type EdgeOrigin =
@@ -93,14 +93,8 @@ export class WfSourceMap extends LazySourceMap {
   edgeOrigin(index: number): EdgeOrigin | undefined {
     const { edgeStatements, edgeStarts, edgeCount } = this.origins;
     if (!Number.isInteger(index) || index < 0 || index >= edgeCount) return undefined;
-    // The last statement whose first edge is at or before `index`.
-    let low = 0;
-    let high = edgeStarts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (edgeStarts[middle]! <= index) low = middle;
-      else high = middle - 1;
-    }
+    // The last statement whose first edge is at or before `index` (the first starts at 0).
+    const low = partitionPoint(edgeStarts.length, (i) => edgeStarts[i]! <= index) - 1;
     const statement = edgeStatements[low]!;
     const ordinal = index - edgeStarts[low]!;
     if (statement.type === "edge") return ordinal === 0 ? { type: "raw", statement } : undefined;
@@ -236,8 +230,8 @@ function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string,
     if (!statement.value) return undefined;
     const place = literalPlace(statement.value);
     // A node is found by its id, even when written as JSON.
-    const id = memberOf(statement.value, "id")?.value;
-    return id?.type === "string" ? { ...place, span: spanOf(id) } : place;
+    const id = stringMemberOf(statement.value, "id");
+    return id ? { ...place, span: spanOf(id) } : place;
   }
   const nameSpan = (statement.name && spanOf(statement.name)) ?? keywordOf(statement);
   const id = namePlace(statement.name);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeSource, LineIndex, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetAt, offsetsHeldBy, positionAt } from "@wfkit/dsl";
+import { analyzeSource, LineIndex, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetAt, offsetsHeldBy, partitionPoint, positionAt } from "@wfkit/dsl";
 import { numRuns } from "./arbitraries.js";
 
 describe("positions", () => {
@@ -104,5 +104,18 @@ describe("moving a tree's offsets (offsetsHeldBy, moveOffsets)", () => {
     expect(offsetsHeldBy(plain)).toBe(0);
     moveOffsets(plain, 0, 4);
     expect(plain).toEqual({ text: "x", quoted: false });
+  });
+});
+
+describe("partitionPoint", () => {
+  it("finds the first index past the run that satisfies the predicate, as a linear scan does", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -50, max: 50 })), fc.integer({ min: -60, max: 60 }), (values, target) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const scanned = sorted.findIndex((value) => value >= target);
+        expect(partitionPoint(sorted.length, (i) => sorted[i]! < target)).toBe(scanned < 0 ? sorted.length : scanned);
+      }),
+      { numRuns },
+    );
   });
 });

@@ -12,7 +12,6 @@ export default defineRule({
   },
   part(node, ctx) {
     const part = ctx.partOf(node);
-    if (!part) return;
     const version = node.partVersion;
     if (!part || typeof version !== "string" || part.versions.includes(version)) return;
     const suggestion = part.versions[part.versions.length - 1];

@@ -2,6 +2,7 @@
  * Text utilities of the service: applying editor changes and converting offsets and
  * positions (0-based lines, UTF-16 characters; lines end at \n, \r\n or \r, as in the LSP).
  */
+import { partitionPoint } from "@wfkit/dsl";
 import type { Position, Range, TextChange } from "./types.js";
 
 /** Line starts of a text, built once per text; converts offsets and positions both ways. */
@@ -29,14 +30,7 @@ export class LineMap {
     // edit (found by binary search and copied in one go: a large file has tens of thousands),
     // and the first line's start, 0, whatever the edit.
     const keepBelow = Math.max(start, 1);
-    let low = 0;
-    let high = old.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (old[middle]! < keepBelow) low = middle + 1;
-      else high = middle;
-    }
-    let i = low;
+    let i = partitionPoint(old.length, (k) => old[k]! < keepBelow);
     const starts = old.slice(0, i);
     for (let p = Math.max(1, start); p <= Math.min(newEnd + 1, text.length); p++) {
       const previous = text.charCodeAt(p - 1);
@@ -78,14 +72,10 @@ export class LineMap {
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.starts[middle]! <= clamped) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low, character: clamped - this.starts[low]! };
+    const starts = this.starts;
+    // The last line start at or before the offset (line 0 starts at 0, so there is one).
+    const line = partitionPoint(starts.length, (i) => starts[i]! <= clamped) - 1;
+    return { line, character: clamped - starts[line]! };
   }
 
   offsetAt(position: Position): number {

@@ -14,7 +14,7 @@
  * The result is exactly what `parse(text)` gives for the whole text (trees and syntax faults);
  * a test compares the two after thousands of random edits.
  */
-import { moveOffsets, offsetsHeldBy, parse, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
+import { moveOffsets, offsetsHeldBy, parse, partitionPoint, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
 import { chunkEnd } from "./chunks.js";
 import type { LineMap, TextEditRegion } from "../text.js";
 
@@ -156,26 +156,12 @@ export class IncrementalParser {
 
 /** How many of `items` start before `offset`; they are the first ones (the list is partitioned at `offset`). */
 function countBefore(items: readonly Span[], offset: number): number {
-  let low = 0;
-  let high = items.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (items[middle]!.start < offset) low = middle + 1;
-    else high = middle;
-  }
-  return low;
+  return partitionPoint(items.length, (i) => items[i]!.start < offset);
 }
 
 /** The chunk holding `offset` (the last one starting at or before it). */
 function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
-  let low = 0;
-  let high = chunks.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if (chunks[middle]!.start <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low;
+  return Math.max(0, partitionPoint(chunks.length, (i) => chunks[i]!.start <= offset) - 1);
 }
 
 const NON_BLANK = /\S/g;

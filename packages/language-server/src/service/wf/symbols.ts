@@ -5,7 +5,7 @@
  * Nodes and subjects are separate namespaces (`subjects [...]` lists name subjects, edges
  * name nodes), so a node and a subject may share a name without clashing.
  */
-import { type JsonLiteral, type NameSyntax, type Statement, type WfFile, spanOf } from "@wfkit/dsl";
+import { type JsonLiteral, type NameSyntax, type Statement, type WfFile, spanOf, stringMemberOf } from "@wfkit/dsl";
 import type { Span } from "@wfkit/dsl";
 
 export type Namespace = "node" | "subject";
@@ -109,14 +109,10 @@ export class SymbolTable {
   }
 }
 
-/** A string member of a JSON object literal: its value and span (quotes included). */
+/** A string member of a JSON object literal (the one JSON keeps): its value and span (quotes included). */
 function stringMember(value: JsonLiteral | undefined, key: string): { name: string; span: Span } | undefined {
-  if (value?.type !== "object") return undefined;
-  for (const member of value.members) {
-    if (member.key.text !== key || member.value?.type !== "string") continue;
-    return { name: String(member.value.value), span: spanOf(member.value) };
-  }
-  return undefined;
+  const member = stringMemberOf(value, key);
+  return member ? { name: String(member.value), span: spanOf(member) } : undefined;
 }
 
 const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*$/;
