@@ -47,8 +47,8 @@ const NO_DESTINATIONS = Object.freeze([]) as unknown as VersionDestinationProper
 
 /** Reads a block: the properties that count, and the ones that are misplaced or repeated. */
 export function readBlock(block: Block | undefined, kind: BlockKind, problems?: BlockProblem[]): BlockContents {
-  // Every field present from the start and each one stored by name: one object shape for
-  // every block, which the compiler reads for each of a large file's parts.
+  // Every field present from the start: one object shape for every block, which the compiler
+  // reads for each of a large file's parts.
   const contents: BlockContents = {
     schedule: undefined,
     timezone: undefined,
@@ -76,30 +76,12 @@ export function readBlock(block: Block | undefined, kind: BlockKind, problems?: 
         if (contents.with) repeated = true;
         else contents.with = property.clause;
         break;
-      case "schedule":
-        if (contents.schedule) repeated = true;
-        else contents.schedule = property;
-        break;
-      case "timezone":
-        if (contents.timezone) repeated = true;
-        else contents.timezone = property;
-        break;
-      case "job":
-        if (contents.job) repeated = true;
-        else contents.job = property;
-        break;
-      case "subjects":
-        if (contents.subjects) repeated = true;
-        else contents.subjects = property;
-        break;
-      case "trigger":
-        if (contents.trigger) repeated = true;
-        else contents.trigger = property;
-        break;
-      case "scope":
-        if (contents.scope) repeated = true;
-        else contents.scope = property;
-        break;
+      default: {
+        // schedule, timezone, job, subjects, trigger, scope: one of each, in its own field.
+        const fields = contents as unknown as Record<string, BlockProperty | undefined>;
+        if (fields[property.type]) repeated = true;
+        else fields[property.type] = property;
+      }
     }
     if (repeated) problems?.push({ kind: "repeated", property });
   }
