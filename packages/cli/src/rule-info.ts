@@ -9,6 +9,8 @@ import { ruleDocUrl } from "./project.js";
 
 export interface RuleInfo {
   id: string;
+  /** A descriptive PascalCase name (SARIF's `name`), made from the title: never the id. */
+  name: string;
   severity: Severity;
   title: string;
   rationale: string;
@@ -16,7 +18,9 @@ export interface RuleInfo {
   helpUri: string;
 }
 
-const DSL_RULES: Record<string, Omit<RuleInfo, "id" | "severity" | "helpUri">> = {
+type Description = Omit<RuleInfo, "id" | "name" | "severity" | "helpUri">;
+
+const DSL_RULES: Record<string, Description> = {
   syntax: {
     title: "The `.wf` text follows the grammar",
     rationale: "A source that does not parse has no definition to check or send.",
@@ -69,7 +73,7 @@ const DSL_RULES: Record<string, Omit<RuleInfo, "id" | "severity" | "helpUri">> =
   },
 };
 
-const CLI_RULES: Record<string, Omit<RuleInfo, "id" | "severity" | "helpUri">> = {
+const CLI_RULES: Record<string, Description> = {
   [SUPPRESSION_CODES.unused]: {
     title: "Every `wfkit-ignore` suppresses something",
     rationale: "A suppression that matches no fault is stale; it would silently hide a future fault on that line.",
@@ -96,12 +100,24 @@ let cached: RuleInfo[] | undefined;
 
 /** Every code wfkit reports, in a fixed order (core's rules, then the DSL's, then the CLI's). */
 export function allRuleInfo(): RuleInfo[] {
+  const info = (id: string, severity: Severity, description: Description, kind: "rule" | "dsl" | "cli"): RuleInfo => ({
+    id,
+    name: nameOfTitle(description.title),
+    severity,
+    ...description,
+    helpUri: ruleDocUrl(id, kind),
+  });
   cached ??= [
-    ...rules.map((rule) => ({ id: rule.meta.id, severity: rule.meta.severity, title: rule.meta.title, rationale: rule.meta.rationale, fix: rule.meta.fix, helpUri: ruleDocUrl(rule.meta.id, "rule") })),
-    ...Object.entries(DSL_RULES).map(([id, info]) => ({ id, severity: DSL_CODE_SEVERITY[id] ?? "error", ...info, helpUri: ruleDocUrl(id, "dsl") })),
-    ...Object.entries(CLI_RULES).map(([id, info]) => ({ id, severity: "warning" as const, ...info, helpUri: ruleDocUrl(id, "cli") })),
+    ...rules.map(({ meta }) => info(meta.id, meta.severity, { title: meta.title, rationale: meta.rationale, fix: meta.fix }, "rule")),
+    ...Object.entries(DSL_RULES).map(([id, description]) => info(id, DSL_CODE_SEVERITY[id] ?? "error", description, "dsl")),
+    ...Object.entries(CLI_RULES).map(([id, description]) => info(id, "warning", description, "cli")),
   ];
   return cached;
+}
+
+/** "The `.wf` text follows the grammar" becomes "TheWfTextFollowsTheGrammar"; "a trigger's" becomes "ATriggers". */
+export function nameOfTitle(title: string): string {
+  return (title.replace(/['\u2019]/g, "").match(/[\p{L}\p{N}]+/gu) ?? []).map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
 }
 
 export function ruleInfo(code: string): RuleInfo | undefined {

@@ -28,7 +28,7 @@ export function checkSingleSource(source: SourceInput, io: Io, flags: SourceChec
 /** Writes a file's faults to stderr, as `check` would show them. */
 export function printFaults(io: Io, report: FileReport): void {
   if (!report.faults.length) return;
-  io.stderr.write(renderFileFaults(report, { paint: painter(shouldColour(io.env, io.stderr.isTTY)), quiet: false }));
+  io.stderr.write(renderFileFaults(report, { paint: painter(shouldColour(io.env, io.stderr.isTTY)), quiet: false, cwd: io.cwd }));
 }
 
 export function errorCount(report: FileReport): number {

@@ -1,10 +1,13 @@
-import { readFileSync } from "node:fs";
-import { Ajv } from "ajv";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { escapeData, escapeProperty, formatGithub } from "../src/formats/github.js";
 import { formatJson } from "../src/formats/json.js";
 import { formatRdjsonl, utf8Column } from "../src/formats/rdjsonl.js";
-import { formatSarif, relativeUri } from "../src/formats/sarif.js";
+import { artifactLocation, formatSarif, relativeUri, sourceRoot } from "../src/formats/sarif.js";
+import { nameOfTitle } from "../src/rule-info.js";
+import { sarifValidator } from "../../../test/support/sarif-schema.js";
 import { painter } from "../src/colors.js";
 import { summarize, type CheckReport, type FileReport } from "../src/report.js";
 
@@ -29,7 +32,8 @@ const file: FileReport = {
 };
 const okFile: FileReport = { path: "flows/ok.json", ok: true, faults: [], estimate: { costMinorUnits: 80, parts: [{ nodeId: "p", partId: "pack", costMinorUnits: 80 }] } };
 const report: CheckReport = { files: [file, okFile], summary: summarize([file, okFile]) };
-const context = { paint: painter(false), quiet: false };
+// A directory with no .git above it (the filesystem root's), so it is its own source root.
+const context = { paint: painter(false), quiet: false, cwd: path.parse(process.cwd()).root };
 
 describe("github", () => {
   it("escapes data and properties exactly as @actions/core does", () => {
@@ -82,15 +86,11 @@ describe("rdjsonl", () => {
 });
 
 describe("sarif", () => {
-  const schema = JSON.parse(readFileSync(new URL("fixtures/sarif/sarif-schema-2.1.0.subset.json", import.meta.url), "utf8"));
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  ajv.addFormat("uri", (value: string) => URL.canParse(value));
-  ajv.addFormat("uri-reference", (value: string) => /^[^\s<>"{}|\\^`]*$/.test(value));
-  const validate = ajv.compile(schema);
+  const { validate, errors } = sarifValidator();
 
   it("validates against the SARIF 2.1.0 schema", () => {
     const log = JSON.parse(formatSarif(report, context));
-    expect(validate(log), ajv.errorsText(validate.errors)).toBe(true);
+    expect(validate(log), errors()).toBe(true);
   });
 
   it("the schema catches what GitHub would refuse", () => {
@@ -108,7 +108,7 @@ describe("sarif", () => {
     expect(run.tool.driver.rules[result.ruleIndex].id).toBe("part-unknown");
     expect(run.tool.driver.rules[result.ruleIndex].help.text).toContain("How to fix:");
     expect(result.locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: "flows/my%20flow.wf" },
+      artifactLocation: { uri: "flows/my%20flow.wf", uriBaseId: "%SRCROOT%" },
       region: { startLine: 1, startColumn: 20, endLine: 1, endColumn: 35 },
     });
     expect(result.message.text).toBe("`terminal.compar` is not a part \\[see catalogue\\] Suggestion: terminal.compare See [b, 50% sure: here](1).");
@@ -118,5 +118,41 @@ describe("sarif", () => {
 
   it("percent-encodes path segments of the relative URI", () => {
     expect(relativeUri("a b/c#d.wf")).toBe("a%20b/c%23d.wf");
+  });
+
+  it("gives the source root as a file URI ending with a slash", () => {
+    const run = JSON.parse(formatSarif(report, context)).runs[0];
+    expect(run.originalUriBaseIds).toEqual({ "%SRCROOT%": { uri: "file:///" } });
+  });
+
+  it("finds the source root at the nearest .git, a directory or a file", () => {
+    const top = mkdtempSync(path.join(tmpdir(), "wfkit-srcroot-"));
+    try {
+      mkdirSync(path.join(top, "repo", ".git"), { recursive: true });
+      mkdirSync(path.join(top, "repo", "sub", "worktree", "deep"), { recursive: true });
+      writeFileSync(path.join(top, "repo", "sub", "worktree", ".git"), "gitdir: ../../.git/worktrees/w\n");
+      expect(sourceRoot(path.join(top, "repo", "sub"))).toBe(path.join(top, "repo"));
+      expect(sourceRoot(path.join(top, "repo", "sub", "worktree", "deep"))).toBe(path.join(top, "repo", "sub", "worktree"));
+    } finally {
+      rmSync(top, { recursive: true, force: true });
+    }
+  });
+
+  it("names a file outside the source root by its absolute file URI", () => {
+    const root = path.resolve("/repo");
+    expect(artifactLocation(path.resolve("/repo/a/b c.wf"), root)).toEqual({ uri: "a/b%20c.wf", uriBaseId: "%SRCROOT%" });
+    expect(artifactLocation(path.resolve("/elsewhere/x.wf"), root)).toEqual({ uri: "file:///elsewhere/x.wf" });
+    expect(artifactLocation(path.resolve("/repo/..x/y.wf"), root)).toEqual({ uri: "..x/y.wf", uriBaseId: "%SRCROOT%" });
+  });
+
+  it("names every rule descriptively, never its id in another case", () => {
+    const rules: { id: string; name: string }[] = JSON.parse(formatSarif(report, context)).runs[0].tool.driver.rules;
+    const squash = (text: string) => text.replace(/[^A-Za-z0-9]/g, "").toLowerCase();
+    for (const rule of rules) {
+      expect(rule.name).toMatch(/^[A-Z][A-Za-z0-9]*$/);
+      expect(squash(rule.name), rule.id).not.toBe(squash(rule.id));
+    }
+    expect(new Set(rules.map((rule) => rule.name)).size).toBe(rules.length);
+    expect(nameOfTitle("A trigger's kind is `on_demand` or `scheduled`")).toBe("ATriggersKindIsOnDemandOrScheduled");
   });
 });

@@ -6,6 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cliRoot, ensureBuilt, fixtures, repoRoot, runCli, type RunOptions } from "./built-cli.js";
 
@@ -51,10 +52,14 @@ const fixtureCases: Case[] = [
 /** The repository's examples (written with the DSL), in every output format. */
 const exampleCases: Case[] = FORMATS.map((format) => ({ name: `examples.${format}`, args: ["check", "examples", "--format", format], cwd: repoRoot }));
 
+/** SARIF names the source root (this checkout) by its absolute URI, which differs per machine. */
+const checkoutUri = pathToFileURL(repoRoot).href + "/";
+
 function render(testCase: Case, result: { status: number | null; stdout: string; stderr: string }): string {
+  const stdout = result.stdout.replaceAll(checkoutUri, "file:///CHECKOUT/");
   const stdin = testCase.stdin === undefined ? "" : `--- stdin\n${testCase.stdin}`;
   const env = testCase.env ? `--- env ${Object.entries(testCase.env).map(([k, v]) => `${k}=${v}`).join(" ")}\n` : "";
-  return `$ wfkit ${testCase.args.join(" ")}\n${env}${stdin}--- exit ${result.status}\n--- stdout\n${result.stdout}--- stderr\n${result.stderr}`;
+  return `$ wfkit ${testCase.args.join(" ")}\n${env}${stdin}--- exit ${result.status}\n--- stdout\n${stdout}--- stderr\n${result.stderr}`;
 }
 
 beforeAll(() => {

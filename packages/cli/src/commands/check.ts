@@ -80,7 +80,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   } else {
     let output: string;
     try {
-      output = formatter(shown, { paint, quiet });
+      output = formatter(shown, { paint, quiet, cwd: io.cwd });
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       // The other formats are one string; past about 512 MB of text V8 cannot make it.

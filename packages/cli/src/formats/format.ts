@@ -13,6 +13,8 @@ export interface FormatContext {
   paint: Painter;
   /** True with `--quiet`: only errors are shown. */
   quiet: boolean;
+  /** The working directory, which the reports' paths are relative to. */
+  cwd: string;
 }
 
 export type Formatter = (report: CheckReport, context: FormatContext) => string;
