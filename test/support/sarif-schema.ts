@@ -4,11 +4,12 @@
  * validator reads it the same way.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { Ajv, type ValidateFunction } from "ajv";
-import addFormatsModule from "ajv-formats";
+import type { FormatsPlugin } from "ajv-formats";
 
-// ajv-formats is CommonJS; its default export is the function itself or under `default`.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule;
+// ajv-formats is CommonJS whose types declare an ES default export; require gives the plugin.
+const addFormats = createRequire(import.meta.url)("ajv-formats") as FormatsPlugin;
 
 export const SARIF_SCHEMA_FILE = new URL("../schemas/sarif-schema-2.1.0.json", import.meta.url);
 
@@ -19,7 +20,7 @@ export function sarifValidator(): { validate: ValidateFunction; errors: () => st
   const text = readFileSync(SARIF_SCHEMA_FILE, "utf8");
   // Draft-04's numeric exclusiveMinimum/Maximum are booleans; draft-07's are numbers.
   if (/"exclusiveM(in|ax)imum"/.test(text)) throw new Error("the SARIF schema uses a keyword that draft-04 and draft-07 read differently");
-  const { $schema: _draft04, id, ...schema } = JSON.parse(text) as Record<string, unknown>;
+  const { $schema: _draft04, id, ...schema } = JSON.parse(text) as { $schema: string; id: string };
   const ajv = new Ajv({ allErrors: true, strict: false });
   addFormats(ajv);
   const validate = ajv.compile({ $id: id, ...schema });
