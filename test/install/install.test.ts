@@ -1,0 +1,169 @@
+/**
+ * Installing wfkit the ways users do, from a clone of this repository at its last commit
+ * (uncommitted changes are not in it, as they would not be for a user):
+ *
+ * - pre-commit's `language: node` hook install: `npm pack` in the clone, the tarball's name
+ *   read from standard output, `npm install -g` of it into an empty prefix; then the hooks of
+ *   `.pre-commit-hooks.yaml` run from git's own pre-commit hook on the staged files, and a
+ *   commit of a faulty `.wf` is blocked while a clean one goes through;
+ * - the `wfkit` package's tarball (`npm pack -w packages/cli`) installed into an empty directory
+ *   and run: `wfkit check`, and `wfkit lsp` answering an editor's `initialize`.
+ *
+ * Every install is offline against an unreachable registry, so nothing of wfkit can come from
+ * anywhere but the tarball. Before `npm pack`, pre-commit runs `npm install` in its clone,
+ * which needs the registry; here the clone borrows this checkout's node_modules instead.
+ */
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse as parseYaml } from "yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LspTestClient } from "../../packages/language-server/test/support/lsp-client.js";
+
+const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+/** An address where nothing listens: any request for a package fails at once. */
+const NO_REGISTRY = "http://127.0.0.1:9";
+
+let work: string;
+let clone: string;
+
+/** The environment of a fresh shell: none of the npm settings of the run that started vitest. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && !key.startsWith("GIT_")) env[key] = value;
+  return { ...env, ...extra };
+}
+
+function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()): SpawnSyncReturns<string> {
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: 120_000 });
+  if (result.error) throw result.error;
+  return result;
+}
+
+function mustRun(command: string, args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv): string {
+  const result = run(command, args, cwd, env);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** npm offline, with its own empty cache and no registry to reach. */
+function npm(args: readonly string[], cwd: string): string {
+  return mustRun("npm", [...args, "--offline", `--registry=${NO_REGISTRY}`, `--cache=${path.join(work, "npm-cache")}`, "--no-audit", "--no-fund", "--no-update-notifier"], cwd);
+}
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), "wfkit-install-"));
+  clone = path.join(work, "clone");
+  mustRun("git", ["clone", "--quiet", repoRoot, clone], work);
+  symlinkSync(path.join(repoRoot, "node_modules"), path.join(clone, "node_modules"), "dir");
+});
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+interface Hook {
+  id: string;
+  entry: string;
+  language: string;
+  files: string;
+  args?: string[];
+}
+
+const BROKEN_WF = "trigger start on_demand\npart report = pakc@1\ndestination inbox standalone\nstart -> report -> inbox\n";
+const CLEAN_WF = "trigger start on_demand\npart report = pack@1\ndestination inbox standalone\n\nstart -> report -> inbox\n";
+
+describe("pre-commit hooks, installed as pre-commit installs a node hook", () => {
+  let prefix: string;
+
+  beforeAll(() => {
+    // pre-commit: `_, pkg, _ = cmd_output('npm', 'pack')`, then `npm install -g <pkg>`.
+    const packed = mustRun("npm", ["pack"], clone, cleanEnv({ npm_config_cache: path.join(work, "npm-cache") }));
+    const tarball = path.join(clone, packed.trim());
+    expect(existsSync(tarball), `npm pack's standard output must be the tarball's name alone, not:\n${packed}`).toBe(true);
+    prefix = path.join(work, "hook-env");
+    npm(["install", "--global", `--prefix=${prefix}`, tarball], work);
+  });
+
+  const hooks = (): Hook[] => parseYaml(readFileSync(path.join(repoRoot, ".pre-commit-hooks.yaml"), "utf8"));
+
+  it("declares node hooks whose entries the installed package provides", () => {
+    expect(hooks().map((hook) => [hook.id, hook.language])).toEqual([
+      ["wfkit-check", "node"],
+      ["wfkit-fmt", "node"],
+    ]);
+    for (const hook of hooks()) expect(existsSync(path.join(prefix, "bin", hook.entry.split(" ")[0]!)), hook.entry).toBe(true);
+  });
+
+  it("blocks a commit of a faulty .wf and lets a clean one through", () => {
+    const repo = path.join(work, "user-repo");
+    mkdirSync(repo);
+    const git = (...args: string[]) => run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "core.hooksPath=.git/hooks", ...args], repo, cleanEnv({ HOME: work, GIT_CONFIG_NOSYSTEM: "1", PATH: `${path.join(prefix, "bin")}${path.delimiter}${process.env.PATH}` }));
+    expect(git("init", "--quiet").status).toBe(0);
+    // Git's pre-commit hook doing what pre-commit's does: each hook's entry and args on the
+    // staged files its `files` pattern matches.
+    const steps = hooks().map((hook) => {
+      const command = [hook.entry, ...(hook.args ?? [])].join(" ");
+      return `files=$(git diff --cached --name-only --diff-filter=ACMR | grep -E '${hook.files}' || true)\n[ -z "$files" ] || ${command} $files || status=1`;
+    });
+    const hookFile = path.join(repo, ".git", "hooks", "pre-commit");
+    writeFileSync(hookFile, `#!/bin/sh\nstatus=0\n${steps.join("\n")}\nexit $status\n`);
+    chmodSync(hookFile, 0o755);
+
+    writeFileSync(path.join(repo, "flow.wf"), BROKEN_WF);
+    git("add", "flow.wf");
+    const blocked = git("commit", "--quiet", "-m", "broken");
+    expect(blocked.status).toBe(1);
+    expect(blocked.stdout + blocked.stderr).toContain("part-unknown");
+    expect(git("rev-parse", "--verify", "--quiet", "HEAD").status).not.toBe(0);
+
+    writeFileSync(path.join(repo, "flow.wf"), CLEAN_WF);
+    git("add", "flow.wf");
+    const passed = git("commit", "--quiet", "-m", "clean");
+    expect(passed.stdout + passed.stderr).toBe("");
+    expect(passed.status).toBe(0);
+    expect(git("log", "--format=%s").stdout).toBe("clean\n");
+  });
+});
+
+describe("the wfkit package's tarball, installed into an empty directory", () => {
+  let installed: string;
+
+  beforeAll(() => {
+    const destination = path.join(work, "packs");
+    mkdirSync(destination);
+    const packed = mustRun("npm", ["pack", "--workspace=packages/cli", `--pack-destination=${destination}`], clone, cleanEnv({ npm_config_cache: path.join(work, "npm-cache") }));
+    installed = path.join(work, "cli-install");
+    mkdirSync(installed);
+    npm(["install", `--prefix=${installed}`, path.join(destination, packed.trim())], work);
+  });
+
+  it("carries the version this repository is at, which the root package repeats for pre-commit", () => {
+    const cli = JSON.parse(readFileSync(path.join(repoRoot, "packages/cli/package.json"), "utf8"));
+    const root = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8"));
+    expect(root.version).toBe(cli.version);
+    expect(mustRun(path.join(installed, "node_modules", ".bin", "wfkit"), ["--version"], installed)).toBe(`${cli.version}\n`);
+  });
+
+  it("runs wfkit check", () => {
+    writeFileSync(path.join(installed, "broken.wf"), BROKEN_WF);
+    writeFileSync(path.join(installed, "clean.wf"), CLEAN_WF);
+    const wfkit = path.join(installed, "node_modules", ".bin", "wfkit");
+    const broken = run(wfkit, ["check", "broken.wf", "--format", "github"], installed);
+    expect(broken.stdout).toMatch(/^::error file=broken\.wf,line=2,.*title=wfkit part-unknown::/);
+    expect(broken.status).toBe(1);
+    expect(run(wfkit, ["check", "clean.wf"], installed).status).toBe(0);
+  });
+
+  it("runs wfkit lsp: initialize, diagnostics, shutdown", async () => {
+    const client = await LspTestClient.start({ command: { path: path.join(installed, "node_modules", "wfkit", "bin", "wfkit.js"), args: ["lsp"] } });
+    expect(client.initializeResult.serverInfo?.name).toBe("wfkit");
+    const uri = "file:///work/a.wf";
+    await client.open(uri, BROKEN_WF);
+    const { diagnostics } = await client.diagnostics(uri, 1);
+    expect(diagnostics.map((d) => d.code)).toEqual(["part-unknown"]);
+    expect(await client.stop()).toBe(0);
+  });
+});
