@@ -72,8 +72,9 @@ interface Hook {
   args?: string[];
 }
 
-const BROKEN_WF = "trigger start on_demand\npart report = pakc@1\ndestination inbox standalone\nstart -> report -> inbox\n";
-const CLEAN_WF = "trigger start on_demand\npart report = pack@1\ndestination inbox standalone\n\nstart -> report -> inbox\n";
+/** Valid and in canonical layout, so both hooks pass it; misspelling a part id breaks it. */
+const CLEAN_WF = readFileSync(path.join(repoRoot, "packages/cli/test/fixtures/wf/brief.wf"), "utf8");
+const BROKEN_WF = CLEAN_WF.replace("= pack@1", "= pakc@1");
 
 describe("pre-commit hooks, installed as pre-commit installs a node hook", () => {
   let prefix: string;
@@ -122,8 +123,8 @@ describe("pre-commit hooks, installed as pre-commit installs a node hook", () =>
     writeFileSync(path.join(repo, "flow.wf"), CLEAN_WF);
     git("add", "flow.wf");
     const passed = git("commit", "--quiet", "-m", "clean");
-    expect(passed.stdout + passed.stderr).toBe("");
-    expect(passed.status).toBe(0);
+    expect(passed.status, passed.stdout + passed.stderr).toBe(0);
+    expect(passed.stdout + passed.stderr).toContain("1 file checked: no problems");
     expect(git("log", "--format=%s").stdout).toBe("clean\n");
   });
 });
@@ -152,14 +153,14 @@ describe("the wfkit package's tarball, installed into an empty directory", () =>
     writeFileSync(path.join(installed, "clean.wf"), CLEAN_WF);
     const wfkit = path.join(installed, "node_modules", ".bin", "wfkit");
     const broken = run(wfkit, ["check", "broken.wf", "--format", "github"], installed);
-    expect(broken.stdout).toMatch(/^::error file=broken\.wf,line=2,.*title=wfkit part-unknown::/);
+    expect(broken.stdout).toMatch(/^::error file=broken\.wf,line=9,.*title=wfkit part-unknown::/);
     expect(broken.status).toBe(1);
     expect(run(wfkit, ["check", "clean.wf"], installed).status).toBe(0);
   });
 
   it("runs wfkit lsp: initialize, diagnostics, shutdown", async () => {
     const client = await LspTestClient.start({ command: { path: path.join(installed, "node_modules", "wfkit", "bin", "wfkit.js"), args: ["lsp"] } });
-    expect(client.initializeResult.serverInfo?.name).toBe("wfkit");
+    expect(client.initializeResult.serverInfo?.name).toBe("wfkit-language-server");
     const uri = "file:///work/a.wf";
     await client.open(uri, BROKEN_WF);
     const { diagnostics } = await client.diagnostics(uri, 1);
