@@ -1,0 +1,76 @@
+// The CLI's two esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
+//
+//   wfkit.mjs  the CLI: `wfkit check small.wf` reads this one file at start-up instead of
+//              resolving hundreds of modules (chevrotain alone is ~650 files and ~400 ms
+//              unbundled);
+//   lsp.mjs    the language server, loaded only by `wfkit lsp`: it and its protocol library
+//              would otherwise be most of what `check` parses.
+//
+// No code splitting: the CLI stays a single file. The two bundles each carry their own copy
+// of @wfkit/core and @wfkit/dsl, which costs disk space, not start-up time.
+//
+// The workspace packages are bundled from their TypeScript sources (esbuild strips types
+// and maps `./x.js` imports to `./x.ts`), so a bundle never depends on stale `tsc` output
+// and tests can rebuild it in a second. Type-checking is `tsc -b`'s job.
+//
+// Two builds use this: `bundle.mjs` (dist/bundle/, with source maps, what the `wfkit` package
+// ships) and the repository's `scripts/prebuilt.mjs` (minified, committed, what the root
+// package and so pre-commit and git-URL installs run).
+import { build } from "esbuild";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = new URL("..", import.meta.url);
+const path = (relative) => fileURLToPath(new URL(relative, root));
+export const { version } = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+
+const workspaceSource = (name) => path(`../${name}/src/index.ts`);
+
+/** @wfkit/core and @wfkit/dsl from their sources. */
+const workspaceSources = {
+  name: "workspace-sources",
+  setup(build) {
+    build.onResolve({ filter: /^@wfkit\/(core|dsl|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
+  },
+};
+
+/** `wfkit lsp` imports @wfkit/language-server; in the CLI bundle that is the sibling lsp.mjs. */
+const languageServerBesideCli = {
+  name: "language-server-beside-cli",
+  setup(build) {
+    build.onResolve({ filter: /^@wfkit\/language-server$/ }, () => ({ path: "./lsp.mjs", external: true }));
+  },
+};
+
+/**
+ * Builds both bundles into `outdir`. `minify` drops source maps and comments but keeps the
+ * licences (at the end of each file). With `write: false` nothing is written and the
+ * results carry the files' contents (`outputFiles`).
+ */
+export function buildCliBundles({ outdir, minify = false, write = true }) {
+  const common = {
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outdir,
+    outExtension: { ".js": ".mjs" },
+    // Prefer the ESM builds of dependencies (smaller, and chevrotain's is a single file).
+    mainFields: ["module", "main"],
+    // Bundled CommonJS dependencies call require() for Node built-ins; ESM has none.
+    banner: { js: "import { createRequire as __wfkitCreateRequire } from 'node:module'; const require = __wfkitCreateRequire(import.meta.url);" },
+    logLevel: "warning",
+    metafile: true,
+    write,
+    ...(minify ? { minify: true, legalComments: "eof" } : { legalComments: "linked", sourcemap: "linked" }),
+  };
+  return Promise.all([
+    build({
+      ...common,
+      entryPoints: { wfkit: path("src/entry.ts") },
+      define: { __WFKIT_VERSION__: JSON.stringify(version) },
+      plugins: [languageServerBesideCli, workspaceSources],
+    }),
+    build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
+  ]);
+}

@@ -1,0 +1,41 @@
+// The committed build of the `wfkit` command, in prebuilt/: what the repository's root
+// package runs, so that installing straight from the repository (pre-commit's hooks,
+// `npm install -g git+https://...`) needs no build step and no dependency at all.
+// See docs/install.md for why it is committed.
+//
+//   node scripts/prebuilt.mjs            write prebuilt/wfkit.mjs and prebuilt/lsp.mjs
+//   node scripts/prebuilt.mjs --check    exit 1 if they differ from a build of the sources
+//                                        (a test runs this; `--dir DIR` checks another copy)
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { buildCliBundles } from "../packages/cli/scripts/bundles.mjs";
+
+const { values } = parseArgs({ options: { check: { type: "boolean", default: false }, dir: { type: "string" } } });
+const committed = fileURLToPath(new URL("../prebuilt/", import.meta.url));
+const directory = values.dir ? path.resolve(values.dir) : committed;
+
+const results = await buildCliBundles({ outdir: committed, minify: true, write: false });
+const files = results.flatMap((result) => result.outputFiles).map((file) => ({ name: path.basename(file.path), contents: file.contents }));
+
+if (values.check) {
+  const stale = files.filter(({ name, contents }) => {
+    try {
+      return !Buffer.from(contents).equals(readFileSync(path.join(directory, name)));
+    } catch {
+      return true;
+    }
+  });
+  if (stale.length) {
+    console.error(`prebuilt: ${stale.map(({ name }) => name).join(", ")} in ${directory} differ from a build of the sources: run \`npm run update-prebuilt\` and commit prebuilt/`);
+    process.exit(1);
+  }
+} else {
+  for (const { name, contents } of files) {
+    const target = path.join(directory, name);
+    writeFileSync(`${target}.tmp`, contents);
+    renameSync(`${target}.tmp`, target);
+    console.error(`prebuilt/${name}  ${(contents.length / 1024).toFixed(0)} KiB`);
+  }
+}
