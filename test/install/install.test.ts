@@ -2,19 +2,22 @@
  * Installing wfkit the ways users do, from a clone of this repository at its last commit
  * (uncommitted changes are not in it, as they would not be for a user):
  *
- * - pre-commit's `language: node` hook install: `npm pack` in the clone, the tarball's name
- *   read from standard output, `npm install -g` of it into an empty prefix; then the hooks of
- *   `.pre-commit-hooks.yaml` run from git's own pre-commit hook on the staged files, and a
- *   commit of a faulty `.wf` is blocked while a clean one goes through;
+ * - the two ways pre-commit installs a `language: node` hook: up to 3.x, `npm pack` in its
+ *   clone (the tarball's name read from standard output) and `npm install -g` of the tarball;
+ *   from 4.x, `npm install -g --install-links git+file://<clone>`. Then the hooks of
+ *   `.pre-commit-hooks.yaml` run from git's own pre-commit hook on the staged files: a commit
+ *   of a faulty `.wf` is blocked, a clean one goes through;
  * - the `wfkit` package's tarball (`npm pack -w packages/cli`) installed into an empty directory
  *   and run: `wfkit check`, and `wfkit lsp` answering an editor's `initialize`.
  *
  * Every install is offline against an unreachable registry, so nothing of wfkit can come from
- * anywhere but the tarball. Before `npm pack`, pre-commit runs `npm install` in its clone,
- * which needs the registry; here the clone borrows this checkout's node_modules instead.
+ * anywhere but the repository. (pre-commit 3.x also runs `npm install` in its clone before
+ * `npm pack`; the root package needs nothing from it, as its command is the committed
+ * prebuilt/ build, so that step is left out here.) Packing the `wfkit` package builds its
+ * bundle, which needs the build tools: the clone borrows this checkout's node_modules.
  */
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -57,7 +60,6 @@ beforeAll(() => {
   work = mkdtempSync(path.join(tmpdir(), "wfkit-install-"));
   clone = path.join(work, "clone");
   mustRun("git", ["clone", "--quiet", repoRoot, clone], work);
-  symlinkSync(path.join(repoRoot, "node_modules"), path.join(clone, "node_modules"), "dir");
 });
 
 afterAll(() => {
@@ -76,17 +78,24 @@ interface Hook {
 const CLEAN_WF = readFileSync(path.join(repoRoot, "packages/cli/test/fixtures/wf/brief.wf"), "utf8");
 const BROKEN_WF = CLEAN_WF.replace("= pack@1", "= pakc@1");
 
-describe("pre-commit hooks, installed as pre-commit installs a node hook", () => {
-  let prefix: string;
-
-  beforeAll(() => {
-    // pre-commit: `_, pkg, _ = cmd_output('npm', 'pack')`, then `npm install -g <pkg>`.
+const HOOK_INSTALLS = {
+  /** pre-commit 3.x: `_, pkg, _ = cmd_output('npm', 'pack')`, then `npm install -g <pkg>`. */
+  "npm pack, then npm install -g of the tarball (pre-commit 3)": (prefix: string) => {
     const packed = mustRun("npm", ["pack"], clone, cleanEnv({ npm_config_cache: path.join(work, "npm-cache") }));
     const tarball = path.join(clone, packed.trim());
     expect(existsSync(tarball), `npm pack's standard output must be the tarball's name alone, not:\n${packed}`).toBe(true);
-    prefix = path.join(work, "hook-env");
     npm(["install", "--global", `--prefix=${prefix}`, tarball], work);
-  });
+  },
+  /** pre-commit 4.x: `npm install --install-links -g git+file://<clone>`. */
+  "npm install -g from the git URL (pre-commit 4)": (prefix: string) => {
+    npm(["install", "--global", "--install-links", `--prefix=${prefix}`, `git+file://${clone}`], work);
+  },
+};
+
+describe.each(Object.entries(HOOK_INSTALLS))("pre-commit hooks, installed by %s", (label, install) => {
+  const prefix = () => path.join(work, `hook-env-${Object.keys(HOOK_INSTALLS).indexOf(label)}`);
+
+  beforeAll(() => install(prefix()));
 
   const hooks = (): Hook[] => parseYaml(readFileSync(path.join(repoRoot, ".pre-commit-hooks.yaml"), "utf8"));
 
@@ -95,13 +104,13 @@ describe("pre-commit hooks, installed as pre-commit installs a node hook", () =>
       ["wfkit-check", "node"],
       ["wfkit-fmt", "node"],
     ]);
-    for (const hook of hooks()) expect(existsSync(path.join(prefix, "bin", hook.entry.split(" ")[0]!)), hook.entry).toBe(true);
+    for (const hook of hooks()) expect(existsSync(path.join(prefix(), "bin", hook.entry.split(" ")[0]!)), hook.entry).toBe(true);
   });
 
   it("blocks a commit of a faulty .wf and lets a clean one through", () => {
-    const repo = path.join(work, "user-repo");
+    const repo = path.join(prefix(), "user-repo");
     mkdirSync(repo);
-    const git = (...args: string[]) => run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "core.hooksPath=.git/hooks", ...args], repo, cleanEnv({ HOME: work, GIT_CONFIG_NOSYSTEM: "1", PATH: `${path.join(prefix, "bin")}${path.delimiter}${process.env.PATH}` }));
+    const git = (...args: string[]) => run("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "core.hooksPath=.git/hooks", ...args], repo, cleanEnv({ HOME: work, GIT_CONFIG_NOSYSTEM: "1", PATH: `${path.join(prefix(), "bin")}${path.delimiter}${process.env.PATH}` }));
     expect(git("init", "--quiet").status).toBe(0);
     // Git's pre-commit hook doing what pre-commit's does: each hook's entry and args on the
     // staged files its `files` pattern matches.
@@ -133,12 +142,16 @@ describe("the wfkit package's tarball, installed into an empty directory", () =>
   let installed: string;
 
   beforeAll(() => {
+    symlinkSync(path.join(repoRoot, "node_modules"), path.join(clone, "node_modules"), "dir");
     const destination = path.join(work, "packs");
     mkdirSync(destination);
-    const packed = mustRun("npm", ["pack", "--workspace=packages/cli", `--pack-destination=${destination}`], clone, cleanEnv({ npm_config_cache: path.join(work, "npm-cache") }));
+    // Its prepack script (the bundle) prints on standard output, so the tarball is found by listing.
+    mustRun("npm", ["pack", "--workspace=packages/cli", `--pack-destination=${destination}`], clone, cleanEnv({ npm_config_cache: path.join(work, "npm-cache") }));
+    const tarballs = readdirSync(destination);
+    expect(tarballs).toEqual([expect.stringMatching(/^wfkit-.*\.tgz$/)]);
     installed = path.join(work, "cli-install");
     mkdirSync(installed);
-    npm(["install", `--prefix=${installed}`, path.join(destination, packed.trim())], work);
+    npm(["install", `--prefix=${installed}`, path.join(destination, tarballs[0]!)], work);
   });
 
   it("carries the version this repository is at, which the root package repeats for pre-commit", () => {
@@ -166,5 +179,27 @@ describe("the wfkit package's tarball, installed into an empty directory", () =>
     const { diagnostics } = await client.diagnostics(uri, 1);
     expect(diagnostics.map((d) => d.code)).toEqual(["part-unknown"]);
     expect(await client.stop()).toBe(0);
+  });
+});
+
+describe("the committed build the root package runs (prebuilt/)", () => {
+  const check = (...args: string[]) => run(process.execPath, [path.join(repoRoot, "scripts/prebuilt.mjs"), "--check", ...args], repoRoot);
+
+  it("is what the sources build to", () => {
+    const result = check();
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+  });
+
+  it("is reported stale when it differs", () => {
+    const copy = path.join(work, "prebuilt-copy");
+    mkdirSync(copy);
+    for (const name of ["wfkit.mjs", "lsp.mjs"]) writeFileSync(path.join(copy, name), readFileSync(path.join(repoRoot, "prebuilt", name)));
+    writeFileSync(path.join(copy, "lsp.mjs"), readFileSync(path.join(copy, "lsp.mjs"), "utf8") + "\n");
+    const result = check("--dir", copy);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("lsp.mjs in");
+    expect(result.stderr).not.toContain("wfkit.mjs");
+    expect(result.stderr).toContain("npm run update-prebuilt");
   });
 });
