@@ -70,12 +70,27 @@ export class RuleContext {
     return this.memo("destinations", () => this.model.nodesByKind.destination.filter((n) => n.graphIndex >= 0));
   }
 
+  /** A trigger node (even one whose id cannot be read: `shape` reports that) or a top-level trigger. */
   get hasTrigger(): boolean {
-    return this.triggerNodes.length > 0 || this.model.topLevelTrigger !== undefined;
+    return this.model.nodesByKind.trigger.length > 0 || this.model.topLevelTrigger !== undefined;
   }
 
   get hasDestination(): boolean {
-    return this.destinationNodes.length > 0 || this.model.topLevelDestinations.length > 0;
+    return this.model.nodesByKind.destination.length > 0 || this.model.topLevelDestinations.length > 0;
+  }
+
+  /**
+   * Whether reachability from the trigger (`reachable`) means anything: not when a trigger
+   * node has no id to be wired by (see graphIdOf), as then no edge can leave it and every
+   * node would look cut off; `shape` reports the id.
+   */
+  get triggersWired(): boolean {
+    return this.memo("triggersWired", () => this.model.nodesByKind.trigger.every((node) => node.id !== undefined));
+  }
+
+  /** As triggersWired, for destination nodes and `reachesDestination`. */
+  get destinationsWired(): boolean {
+    return this.memo("destinationsWired", () => this.model.nodesByKind.destination.every((node) => node.id !== undefined));
   }
 
   /** The trigger specs in force: each trigger node's `trigger` object and the top-level one. */
@@ -161,26 +176,34 @@ export class RuleContext {
   }
 
   /**
-   * For each dangling edge whose missing id is a likely typo of a node id, the node it was
-   * meant to name: `edge-dangling` reports the typo, and reachability assumes the fix, so
-   * one misspelt id does not also make its intended target `unreachable`.
+   * Edges reachability counts although they are faults, because it assumes the fix their
+   * fault asks for, so that one mistake is not also reported as `unreachable` or `dead-end`:
+   * - a dangling edge whose missing id is a likely typo of a node id joins the node it was
+   *   meant to name (`edge-dangling` reports the typo);
+   * - an edge out of a destination feeds its target as the destination is fed
+   *   (`edge-from-destination` asks to connect the step before the destination instead).
+   *   Forward only: the destination's own steps reach a destination already.
    */
   get repairedEdges(): { forward: Map<number, number[]>; backward: Map<number, number[]> } {
     return this.memo("repaired", () => {
       const forward = new Map<number, number[]>();
       const backward = new Map<number, number[]>();
+      const add = (map: Map<number, number[]>, a: number, b: number) => {
+        const list = map.get(a);
+        if (list) list.push(b);
+        else map.set(a, [b]);
+      };
       for (const edge of this.model.problemEdges) {
+        if (edge.status === "from-destination") {
+          add(forward, edge.fromNode!.graphIndex, edge.toNode!.graphIndex);
+          continue;
+        }
         if (edge.status !== "dangling") continue;
         // Built on the first dangling edge: most graphs have none.
         const ids = this.nodeIds;
         const from = edge.fromNode ?? this.model.byId.get(this.suggester.closest(edge.from!, ids) ?? "");
         const to = edge.toNode ?? this.model.byId.get(this.suggester.closest(edge.to!, ids) ?? "");
         if (!from || !to || from === to) continue;
-        const add = (map: Map<number, number[]>, a: number, b: number) => {
-          const list = map.get(a);
-          if (list) list.push(b);
-          else map.set(a, [b]);
-        };
         add(forward, from.graphIndex, to.graphIndex);
         add(backward, to.graphIndex, from.graphIndex);
       }

@@ -3,7 +3,8 @@
  * needs (which node an id names, which edges join two real nodes). Built in one O(n + e)
  * pass that reads the input defensively: any value at all may arrive here.
  */
-import { type NodeKind, isPlainObject, isVersionSaveBody, ownField, hasOwnField } from "../model.js";
+import { type NodeKind, isPlainObject, ownField, hasOwnField } from "../model.js";
+import { isVersionSaveBody } from "../body-form.js";
 import { joinPointer } from "../fault.js";
 import { type Adjacency, buildAdjacency } from "./graph.js";
 import { type EdgeFields, FieldReader, type NodeFields } from "./read.js";
@@ -103,6 +104,8 @@ export interface GraphModel {
   readonly isVersionBody: boolean;
   /** The Definition object, when the input has one. */
   readonly graph: Record<string, unknown> | null;
+  /** True when `nodes` is an array: without one no edge end can be judged (`shape` says why). */
+  readonly nodesUsable: boolean;
   /** True when `nodes` and `edges` are both arrays, so graph-level rules can judge. */
   readonly graphUsable: boolean;
   /**
@@ -310,6 +313,7 @@ export function buildModel(input: unknown): GraphModel {
     graphPointer,
     isVersionBody,
     graph,
+    nodesUsable: Array.isArray(rawNodes),
     graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
     clean: envelopeClean && uncleanNodeCount === 0 && uncleanEdges.length === 0,
     nodes,

@@ -10,7 +10,7 @@ export default defineRule({
     fix: "Add a destination node (`{\"id\": \"inbox\", \"kind\": \"destination\", \"destination\": {\"kind\": \"standalone\"}}`) at the end of the graph, or top-level `destinations` in a version-save body.",
   },
   check(ctx) {
-    if (!Array.isArray(ctx.model.graph?.nodes) || ctx.hasDestination) return;
+    if (!ctx.model.nodesUsable || ctx.hasDestination) return;
     ctx.report({
       nodeId: null,
       pointer: joinPointer(ctx.model.graphPointer, "nodes"),

@@ -4,6 +4,7 @@
  */
 import type { Rule } from "./rule.js";
 import catalogueInvalid from "./catalogue-invalid.js";
+import bodyMixed from "./body-mixed.js";
 import schemaVersion from "./schema-version.js";
 import shape from "./shape.js";
 import nodeKind from "./node-kind.js";
@@ -38,6 +39,7 @@ export type { Rule, RuleMeta } from "./rule.js";
 
 export const rules: readonly Rule[] = [
   catalogueInvalid,
+  bodyMixed,
   schemaVersion,
   shape,
   nodeKind,

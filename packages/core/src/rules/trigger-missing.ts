@@ -10,7 +10,7 @@ export default defineRule({
     fix: "Add a trigger node (`{\"id\": \"start\", \"kind\": \"trigger\", \"trigger\": {\"kind\": \"on_demand\"}}`) with an edge to the first step, or a top-level `trigger` in a version-save body.",
   },
   check(ctx) {
-    if (!Array.isArray(ctx.model.graph?.nodes) || ctx.hasTrigger) return;
+    if (!ctx.model.nodesUsable || ctx.hasTrigger) return;
     ctx.report({
       nodeId: null,
       pointer: joinPointer(ctx.model.graphPointer, "nodes"),
