@@ -5,7 +5,7 @@
  * in ways that depend on rule order).
  */
 import type { CatalogueIndex, CataloguePart } from "../catalogue.js";
-import { isPlainObject, ownField } from "../model.js";
+import { NODE_KINDS, hasOwnField, isPlainObject, ownField } from "../model.js";
 import type { Fault, RelatedLocation } from "../fault.js";
 import { Suggester } from "../suggest.js";
 import type { GraphModel, NodeInfo } from "./model.js";
@@ -80,17 +80,19 @@ export class RuleContext {
   }
 
   /**
-   * Whether reachability from the trigger (`reachable`) means anything: not when a trigger
-   * node has no id to be wired by (see graphIdOf), as then no edge can leave it and every
-   * node would look cut off; `shape` reports the id.
+   * Whether a node of unknown kind may be meant as a `kind` node: it carries that kind's own
+   * field (`trigger`, `destination`) or its `kind` is closest to that kind. `node-kind`
+   * reports it; `trigger-missing` and `destination-missing` then say nothing more.
    */
-  get triggersWired(): boolean {
-    return this.memo("triggersWired", () => this.model.nodesByKind.trigger.every((node) => node.id !== undefined));
-  }
-
-  /** As triggersWired, for destination nodes and `reachesDestination`. */
-  get destinationsWired(): boolean {
-    return this.memo("destinationsWired", () => this.model.nodesByKind.destination.every((node) => node.id !== undefined));
+  unknownKindMayBe(kind: "trigger" | "destination"): boolean {
+    return this.memo(`mayBe:${kind}`, () =>
+      this.model.nodesByKind.unknown.some((node) => {
+        if (!node.raw) return false;
+        if (hasOwnField(node.raw, kind)) return true;
+        const written = ownField(node.raw, "kind");
+        return typeof written === "string" && this.suggester.closest(written, NODE_KINDS) === kind;
+      }),
+    );
   }
 
   /** The trigger specs in force: each trigger node's `trigger` object and the top-level one. */

@@ -109,6 +109,12 @@ export interface GraphModel {
   /** True when `nodes` and `edges` are both arrays, so graph-level rules can judge. */
   readonly graphUsable: boolean;
   /**
+   * True when every entry of `nodes` is an object with an id to be wired by and every edge
+   * names both its ends (see graphIdOf). Otherwise which node leads where is not known, and
+   * reachability (`unreachable`, `dead-end`) is not judged: `shape` reports what cannot be read.
+   */
+  readonly wiringKnown: boolean;
+  /**
    * Every object of the input has only known fields, each present when required and valid
    * (read.ts): `shape` and `unknown-field` have nothing to report. False means "look closer".
    */
@@ -169,6 +175,8 @@ export function buildModel(input: unknown): GraphModel {
   let uncleanNodeCount = 0;
   const nodesByKind = { trigger: [] as NodeInfo[], part: [] as NodeInfo[], gate: [] as NodeInfo[], destination: [] as NodeInfo[], unknown: [] as NodeInfo[] };
   const duplicateNodes: NodeInfo[] = [];
+  // Entries of `nodes` with no id to be wired by, and edges whose ends cannot be read.
+  let unwiredCount = 0;
   // By graph index: whether the node is a trigger or a destination, for the edge walk below
   // (a typed array read instead of a visit to each edge's node objects).
   const endKinds = new Uint8Array(nodeList.length);
@@ -186,7 +194,10 @@ export function buildModel(input: unknown): GraphModel {
       case "destination": nodesByKind.destination.push(info); break;
       default: nodesByKind.unknown.push(info);
     }
-    if (info.id === undefined) continue;
+    if (info.id === undefined) {
+      unwiredCount++;
+      continue;
+    }
     const graphIndex = graphNodes.length;
     const owner = byId.claim(info as NodeInfo & { id: string });
     if (owner === info) {
@@ -245,7 +256,10 @@ export function buildModel(input: unknown): GraphModel {
     }
     const fromNode = fromIndex < 0 ? undefined : graphNodes[fromIndex];
     const toNode = toIndex < 0 ? undefined : graphNodes[toIndex];
-    if (from === undefined || to === undefined) problem(index, "malformed", scratch, fromNode, toNode);
+    if (from === undefined || to === undefined) {
+      problem(index, "malformed", scratch, fromNode, toNode);
+      unwiredCount++;
+    }
     else if (!fromNode || !toNode) problem(index, "dangling", scratch, fromNode, toNode);
     else problem(index, "self", scratch, fromNode, toNode);
   }
@@ -315,6 +329,7 @@ export function buildModel(input: unknown): GraphModel {
     graph,
     nodesUsable: Array.isArray(rawNodes),
     graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
+    wiringKnown: unwiredCount === 0,
     clean: envelopeClean && uncleanNodeCount === 0 && uncleanEdges.length === 0,
     nodes,
     edgeCount: edgeList.length,

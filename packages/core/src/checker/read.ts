@@ -201,13 +201,11 @@ export class FieldReader {
     target.clean = clean;
   }
 
-  /** Reads an edge object's `from` and `to` into `target`. */
+  /** Reads an edge object's `from` and `to` into `target` (see edgeEndOf). */
   readEdge(raw: Record<string, unknown>, target: EdgeFields): void {
     if (!this.canEnumerateOwnFields(raw)) {
-      const from = ownField(raw, "from");
-      const to = ownField(raw, "to");
-      target.from = typeof from === "string" ? from : undefined;
-      target.to = typeof to === "string" ? to : undefined;
+      target.from = edgeEndOf(ownField(raw, "from"));
+      target.to = edgeEndOf(ownField(raw, "to"));
       target.clean = false;
       return;
     }
@@ -219,9 +217,9 @@ export class FieldReader {
       else if (field === "to") to = raw[field];
       else others = true;
     }
-    target.from = typeof from === "string" ? from : undefined;
-    target.to = typeof to === "string" ? to : undefined;
-    target.clean = !others && target.from !== undefined && target.to !== undefined;
+    target.from = edgeEndOf(from);
+    target.to = edgeEndOf(to);
+    target.clean = !others && typeof from === "string" && typeof to === "string";
   }
 }
 
@@ -245,6 +243,7 @@ export interface NodeFields {
 }
 
 export interface EdgeFields {
+  /** The id each end names (see edgeEndOf); undefined when it names none. */
   from: string | undefined;
   to: string | undefined;
   clean: boolean;
@@ -261,6 +260,11 @@ export function graphIdOf(id: unknown): string | undefined {
   if (typeof id === "string") return id === "" ? undefined : id;
   if ((typeof id === "number" && Number.isFinite(id)) || typeof id === "boolean") return String(id);
   return undefined;
+}
+
+/** The id an edge end names: a string as it is, and, as graphIdOf, the text of a number or `true`/`false`. */
+function edgeEndOf(end: unknown): string | undefined {
+  return typeof end === "string" ? end : graphIdOf(end);
 }
 
 /** The node's kind: its `kind` when one of the four, "part" when it has none but a `partId`. */
