@@ -115,8 +115,17 @@ export function minSubjectsOf(part: CataloguePart): number {
   return part.terminal?.minSubjects ?? 1;
 }
 
-export function partCost(part: CataloguePart, subjectCount: number): number {
-  return part.cost.baseMinorUnits + (part.cost.perSubjectMinorUnits ?? 0) * subjectCount;
+/**
+ * A part node's cost: its base cost plus its per-subject cost times `subjectCount`, or
+ * undefined when that leaves the range of exact whole numbers (above Number.MAX_SAFE_INTEGER,
+ * where doubles skip integers). Exact whenever it returns a number: loadCatalogue admits only
+ * safe integer costs, and a product or sum of safe non-negative integers that is itself safe
+ * is computed exactly.
+ */
+export function partCost(part: CataloguePart, subjectCount: number): number | undefined {
+  const perSubject = (part.cost.perSubjectMinorUnits ?? 0) * subjectCount;
+  const cost = part.cost.baseMinorUnits + perSubject;
+  return Number.isSafeInteger(perSubject) && Number.isSafeInteger(cost) ? cost : undefined;
 }
 
 /** A mistake in a catalogue file. */
@@ -150,6 +159,14 @@ export function loadCatalogue(value: unknown): CatalogueLoadResult {
       problems.push({ pointer, message: `terminal part \`${part.partId}\` needs a \`terminal\` object listing its jobs` });
     if (!isTerminalPartId(part.partId) && part.terminal)
       problems.push({ pointer: `${pointer}/terminal`, message: `part \`${part.partId}\` has a \`terminal\` object but its id does not begin \`terminal.\`` });
+    for (const field of ["baseMinorUnits", "perSubjectMinorUnits"] as const) {
+      const cost = part.cost[field];
+      if (cost !== undefined && !Number.isSafeInteger(cost))
+        problems.push({
+          pointer: `${pointer}/cost/${field}`,
+          message: `\`${field}\` of part \`${part.partId}\` is ${cost}, above ${Number.MAX_SAFE_INTEGER} (2^53 - 1), the largest whole number an estimate can add exactly; give the cost in minor units below that`,
+        });
+    }
   });
   return problems.length ? { ok: false, problems } : { ok: true, catalogue };
 }

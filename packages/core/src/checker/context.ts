@@ -11,6 +11,7 @@ import { Suggester } from "../suggest.js";
 import type { GraphModel, NodeInfo } from "./model.js";
 import { cyclicComponents, degree, reachableFrom } from "./graph.js";
 import type { Adjacency } from "./graph.js";
+import { type EstimateReading, readEstimate } from "../estimate.js";
 
 export type FaultReport = Omit<Fault, "code" | "severity">;
 
@@ -59,6 +60,11 @@ export class RuleContext {
   private memo<T>(key: string, compute: () => T): T {
     if (!this.cache.has(key)) this.cache.set(key, compute());
     return this.cache.get(key) as T;
+  }
+
+  /** The cost estimate, read once for `estimate-too-large` and the result (see readEstimate). */
+  get estimateReading(): EstimateReading {
+    return this.memo("estimate", () => readEstimate(this));
   }
 
   /** Trigger nodes that own their id. */

@@ -33,6 +33,7 @@ import edgeIncompatible from "./edge-incompatible.js";
 import cycle from "./cycle.js";
 import unreachable from "./unreachable.js";
 import deadEnd from "./dead-end.js";
+import estimateTooLarge from "./estimate-too-large.js";
 import unknownField from "./unknown-field.js";
 
 export type { Rule, RuleMeta } from "./rule.js";
@@ -68,6 +69,7 @@ export const rules: readonly Rule[] = [
   cycle,
   unreachable,
   deadEnd,
+  estimateTooLarge,
   unknownField,
 ];
 
