@@ -113,7 +113,18 @@ describe("a subject pinned by a name is not pinned", () => {
     const found = result.faults.filter((fault) => fault.code === "subject-not-canonical");
     expect(found.map((fault) => [fault.pointer, fault.suggestion])).toEqual(expected);
     expect(result.ok).toBe(false);
+    // Only over-long quotes are shortened, never the prose between two quotes.
+    for (const fault of found) expect(fault.message).not.toContain("…");
     faultsOf(definition);
+  });
+
+  it("a very long name is shortened in the message, and kept whole in the suggestion", () => {
+    const catalogue: Catalogue = { ...defaultCatalogue, subjects: [{ canonicalId: "cmp_long", kind: "company", label: `Long ${"x".repeat(300)}` }] };
+    const definition = { schemaVersion: 1, nodes: [trigger, profile("p", [pinned(`long ${"X".repeat(300)}`)]), inbox], edges: [edge("start", "p"), edge("p", "inbox")] };
+    const [fault] = validateDefinition(definition, { catalogue }).faults;
+    expect(fault).toMatchObject({ code: "subject-not-canonical", suggestion: "cmp_long" });
+    expect(fault!.message).toContain("…");
+    expect(fault!.message).toContain("not a canonical id. Terminal parts run against canonical subjects, not names: use `cmp_long`.");
   });
 
   it.each<[string, unknown[]]>([

@@ -277,7 +277,6 @@ const RECENT_PARTS = 16;
 
 /** Longest id or value a message quotes whole; see shortenQuotes. */
 const QUOTE_MAX = 80;
-const LONG_QUOTE = new RegExp(`\`([^\`]{${QUOTE_MAX + 1},})\``, "g");
 
 /**
  * Messages quote ids and values between backticks. A generated id can be megabytes long, and
@@ -287,7 +286,14 @@ const LONG_QUOTE = new RegExp(`\`([^\`]{${QUOTE_MAX + 1},})\``, "g");
  */
 export function shortenQuotes(message: string): string {
   if (message.length <= 2 * QUOTE_MAX) return message;
-  return message.replace(LONG_QUOTE, (_, quoted: string) => `\`${quoted.slice(0, QUOTE_MAX - 20)}…${quoted.slice(-12)}\``);
+  // Backticks come in pairs, so the odd pieces are the quotes: the prose between two quotes
+  // (which a pattern for "a backtick, a long run, a backtick" would take for one) is never cut.
+  const pieces = message.split("`");
+  for (let i = 1; i < pieces.length - 1; i += 2) {
+    const quoted = pieces[i]!;
+    if (quoted.length > QUOTE_MAX) pieces[i] = `${quoted.slice(0, QUOTE_MAX - 20)}…${quoted.slice(-12)}`;
+  }
+  return pieces.join("`");
 }
 
 function computeOffers(ctx: RuleContext): OfferWalk {
