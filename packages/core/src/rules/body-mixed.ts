@@ -9,7 +9,7 @@ export default defineRule({
     severity: "error",
     title: "A body is a Definition or a version-save body, not both",
     rationale:
-      "The reference has two forms: the Definition `{schemaVersion, nodes, edges}` that `validate-definition` takes, and the version-save body `{scope: {graph}, trigger?, destinations?}` that saving a version takes, with the Definition inside `scope.graph`. A body with the Definition's fields beside `scope.graph` is neither; which graph the service would read is not shown.",
+      "The reference has two forms: the Definition `{schemaVersion, nodes, edges}` (workflows-api.md §2) that `validate-definition` takes, and the version-save body `{scope: {graph}, trigger?, destinations?}` that saving a version takes (§4; §2: a version is created from a body carrying `scope.graph`), with the Definition inside `scope.graph`. A body with the Definition's fields beside `scope.graph` is neither; which graph the service would read is not shown.",
     fix: "Keep one form: for a version-save body, move `schemaVersion`, `nodes` and `edges` into `scope.graph` (or delete the copies at the top); for a Definition, remove `scope`.",
     assumptions: [
       "A body whose `scope` is an object holding `graph` is read as a version-save body, whatever else it has: the graph in `scope.graph` is the one judged, and the Definition fields beside `scope` get this one fault (not `unknown-field` warnings as well).",
