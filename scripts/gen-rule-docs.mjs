@@ -9,7 +9,6 @@ const fixture = (id, kind) => JSON.parse(readFileSync(new URL(`packages/core/tes
 // Choices that belong to no single rule.
 const generalAssumptions = [
   "A version-save body's top-level `trigger` has the shape of a trigger node's `trigger` object (`{\"kind\": ...}`), and each entry of `destinations` the shape of a destination node's `destination` object; the reference does not show them.",
-  "A body is read as a version-save body when it has `scope` and neither `nodes` nor `schemaVersion`; anything else is read as a Definition.",
   "Faults are listed rule by rule in the order of this page, and within a rule in file order.",
   "The estimate has one row per part node whose part the catalogue knows (its base cost plus its per-subject cost times the entries in `subjectRefs`); parts the catalogue does not know cost nothing in a best-effort estimate of an invalid graph. The first node with a duplicated id is the one counted.",
   "Warnings (`dead-end`, `unknown-field`) do not make a definition invalid: the service is assumed to save it.",

@@ -22,6 +22,9 @@ const outputs = {
   // Every error, for the checker's shape pass and the catalogue loader.
   "../src/generated/validators.ts": build([definition, catalogue], {
     validateDefinitionDocument: definition.$id,
+    // One per form, for the checker, which decides the form itself (src/body-form.ts).
+    validateDefinitionForm: `${definition.$id}#/definitions/definition`,
+    validateVersionSaveBodyForm: `${definition.$id}#/definitions/versionSaveBody`,
     validateCatalogueDocument: catalogue.$id,
   }, true),
   // First error only: the plain schema pass the benchmark compares the checker against.

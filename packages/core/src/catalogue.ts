@@ -6,7 +6,7 @@ import * as generated from "./generated/validators.js";
 import { type GeneratedValidator, describeSchemaError } from "./schema-errors.js";
 
 const validateCatalogueDocument = generated.validateCatalogueDocument as unknown as GeneratedValidator;
-import { isPlainObject } from "./model.js";
+import { isPlainObject, ownField } from "./model.js";
 
 export interface CatalogueJob {
   id: string;
@@ -58,6 +58,36 @@ export interface CatalogueIndex {
   readonly triggerProduces: readonly string[];
   readonly destinationRequires: readonly string[];
   readonly subjects: readonly CatalogueSubject[];
+  /** The canonical ids of the subject table, exactly as written. */
+  readonly subjectIds: ReadonlySet<string>;
+  /** Each subject by the names it is known by (see subjectKey): canonical id, label, identifier values. */
+  readonly subjectsByName: ReadonlyMap<string, SubjectName>;
+}
+
+/** A name of a subject in the catalogue's table, and which of its fields the name is. */
+export interface SubjectName {
+  readonly subject: CatalogueSubject;
+  readonly field: "canonical id" | "label" | "identifier";
+}
+
+/** How names are compared with the subject table: trimmed, ignoring case. */
+export function subjectKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** The table's names, each to the first subject that has it, canonical ids before labels before identifiers. */
+function indexSubjectNames(subjects: readonly CatalogueSubject[]): Map<string, SubjectName> {
+  const byName = new Map<string, SubjectName>();
+  const add = (name: unknown, subject: CatalogueSubject, field: SubjectName["field"]) => {
+    if (typeof name !== "string" || name.trim() === "") return;
+    const key = subjectKey(name);
+    if (!byName.has(key)) byName.set(key, { subject, field });
+  };
+  for (const subject of subjects) add(subject.canonicalId, subject, "canonical id");
+  for (const subject of subjects) add(subject.label, subject, "label");
+  for (const subject of subjects)
+    for (const identifier of subject.identifiers ?? []) add(isPlainObject(identifier) ? ownField(identifier, "value") : identifier, subject, "identifier");
+  return byName;
 }
 
 const indexCache = new WeakMap<Catalogue, CatalogueIndex>();
@@ -74,6 +104,8 @@ export function indexCatalogue(catalogue: Catalogue): CatalogueIndex {
     triggerProduces: catalogue.nodeKinds?.trigger?.produces ?? [],
     destinationRequires: catalogue.nodeKinds?.destination?.requires ?? [],
     subjects: catalogue.subjects ?? [],
+    subjectIds: new Set((catalogue.subjects ?? []).map((subject) => subject.canonicalId)),
+    subjectsByName: indexSubjectNames(catalogue.subjects ?? []),
   };
   indexCache.set(catalogue, index);
   return index;
@@ -83,8 +115,17 @@ export function minSubjectsOf(part: CataloguePart): number {
   return part.terminal?.minSubjects ?? 1;
 }
 
-export function partCost(part: CataloguePart, subjectCount: number): number {
-  return part.cost.baseMinorUnits + (part.cost.perSubjectMinorUnits ?? 0) * subjectCount;
+/**
+ * A part node's cost: its base cost plus its per-subject cost times `subjectCount`, or
+ * undefined when that leaves the range of exact whole numbers (above Number.MAX_SAFE_INTEGER,
+ * where doubles skip integers). Exact whenever it returns a number: loadCatalogue admits only
+ * safe integer costs, and a product or sum of safe non-negative integers that is itself safe
+ * is computed exactly.
+ */
+export function partCost(part: CataloguePart, subjectCount: number): number | undefined {
+  const perSubject = (part.cost.perSubjectMinorUnits ?? 0) * subjectCount;
+  const cost = part.cost.baseMinorUnits + perSubject;
+  return Number.isSafeInteger(perSubject) && Number.isSafeInteger(cost) ? cost : undefined;
 }
 
 /** A mistake in a catalogue file. */
@@ -118,6 +159,14 @@ export function loadCatalogue(value: unknown): CatalogueLoadResult {
       problems.push({ pointer, message: `terminal part \`${part.partId}\` needs a \`terminal\` object listing its jobs` });
     if (!isTerminalPartId(part.partId) && part.terminal)
       problems.push({ pointer: `${pointer}/terminal`, message: `part \`${part.partId}\` has a \`terminal\` object but its id does not begin \`terminal.\`` });
+    for (const field of ["baseMinorUnits", "perSubjectMinorUnits"] as const) {
+      const cost = part.cost[field];
+      if (cost !== undefined && !Number.isSafeInteger(cost))
+        problems.push({
+          pointer: `${pointer}/cost/${field}`,
+          message: `\`${field}\` of part \`${part.partId}\` is ${cost}, above ${Number.MAX_SAFE_INTEGER} (2^53 - 1), the largest whole number an estimate can add exactly; give the cost in minor units below that`,
+        });
+    }
   });
   return problems.length ? { ok: false, problems } : { ok: true, catalogue };
 }

@@ -22,7 +22,8 @@ import { runCheckRules, runPartRules, sortByRule } from "./checker/run.js";
 import { rules } from "./rules/index.js";
 import { estimateCost } from "./estimate.js";
 import { jsonEqual } from "./json-equal.js";
-import { isPlainObject, isVersionSaveBody } from "./model.js";
+import { isPlainObject } from "./model.js";
+import { isVersionSaveBody } from "./body-form.js";
 import { validateDefinition, catalogueProblem, type ValidationResult } from "./validate.js";
 
 export class CheckSession {

@@ -4,6 +4,7 @@
  * Pure: no I/O, no `node:` imports, no runtime code generation.
  */
 export * from "./model.js";
+export { bodyFormOf, isVersionSaveBody, type BodyForm } from "./body-form.js";
 export * from "./fault.js";
 export * from "./catalogue.js";
 export { defaultCatalogue } from "./default-catalogue.js";

@@ -115,11 +115,6 @@ export interface VersionSaveBody {
 
 export type DefinitionInput = Definition | VersionSaveBody;
 
-/** True when `value` looks like a version-save body rather than a bare Definition. */
-export function isVersionSaveBody(value: unknown): value is VersionSaveBody {
-  return isPlainObject(value) && !("nodes" in value) && !("schemaVersion" in value) && "scope" in value;
-}
-
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -15,6 +15,9 @@ describe("catalogue", () => {
     ["terminal part without jobs", { catalogueVersion: 1, parts: [{ partId: "terminal.x", versions: ["1"], requires: [], produces: [], unattendedSafe: true, cost: { baseMinorUnits: 1 } }] }, "/parts/0"],
     ["jobs on a non-terminal part", { catalogueVersion: 1, parts: [{ partId: "pack", versions: ["1"], requires: [], produces: [], unattendedSafe: true, terminal: { jobs: [] }, cost: { baseMinorUnits: 1 } }] }, "/parts/0/terminal"],
     ["a part listed twice", { catalogueVersion: 1, parts: [defaultCatalogue.parts[4], defaultCatalogue.parts[4]] }, "/parts/1/partId"],
+    ["a cost of 1e308", { catalogueVersion: 1, parts: [{ partId: "pack", versions: ["1"], requires: [], produces: [], unattendedSafe: true, cost: { baseMinorUnits: 1e308 } }] }, "/parts/0/cost/baseMinorUnits"],
+    ["a cost of 2^53", { catalogueVersion: 1, parts: [{ partId: "pack", versions: ["1"], requires: [], produces: [], unattendedSafe: true, cost: { baseMinorUnits: 2 ** 53 } }] }, "/parts/0/cost/baseMinorUnits"],
+    ["a per-subject cost past 2^53", { catalogueVersion: 1, parts: [{ partId: "pack", versions: ["1"], requires: [], produces: [], unattendedSafe: true, cost: { baseMinorUnits: 1, perSubjectMinorUnits: 2 ** 60 } }] }, "/parts/0/cost/perSubjectMinorUnits"],
   ])("rejects a catalogue with %s, pointing at the mistake", (_, value, pointer) => {
     const result = loadCatalogue(value);
     expect(result.ok).toBe(false);
@@ -22,6 +25,11 @@ describe("catalogue", () => {
       expect(result.problems.map((p) => p.pointer)).toContain(pointer);
       for (const problem of result.problems) expect(problem.message).toMatch(/\w{3,}/);
     }
+  });
+
+  it("accepts costs up to 2^53 - 1, the largest safe integer", () => {
+    const part = { partId: "pack", versions: ["1"], requires: [], produces: [], unattendedSafe: true, cost: { baseMinorUnits: Number.MAX_SAFE_INTEGER, perSubjectMinorUnits: Number.MAX_SAFE_INTEGER } };
+    expect(loadCatalogue({ catalogueVersion: 1, parts: [part] }).ok).toBe(true);
   });
 
   it("drives the checker: requires/produces cycles in naming are just names", () => {

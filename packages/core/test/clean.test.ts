@@ -24,8 +24,10 @@ function unknownFields(input: unknown): string[] {
     if (isObject(object)) for (const key of Object.keys(object)) if (!known.includes(key)) found.push(`${where}/${key}`);
   };
   const graphOf = (value: Json): unknown => {
-    if ("scope" in value && !("nodes" in value) && !("schemaVersion" in value)) {
-      judge(value, KNOWN_FIELDS.versionSaveBody, "");
+    // The body forms as docs/rules/body-mixed.md states them.
+    const scopeHoldsGraph = isObject(value.scope) && "graph" in value.scope;
+    if (scopeHoldsGraph || ("scope" in value && !("nodes" in value) && !("schemaVersion" in value) && !("edges" in value))) {
+      judge(value, [...KNOWN_FIELDS.versionSaveBody, ...KNOWN_FIELDS.definition], "");
       judge(value.scope, KNOWN_FIELDS.scope, "/scope");
       judge(value.trigger, KNOWN_FIELDS.triggerSpec, "/trigger");
       if (Array.isArray(value.destinations)) value.destinations.forEach((d, i) => judge(d, KNOWN_FIELDS.destinationSpec, `/destinations/${i}`));

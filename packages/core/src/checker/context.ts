@@ -5,12 +5,13 @@
  * in ways that depend on rule order).
  */
 import type { CatalogueIndex, CataloguePart } from "../catalogue.js";
-import { isPlainObject, ownField } from "../model.js";
+import { NODE_KINDS, hasOwnField, isPlainObject, ownField } from "../model.js";
 import type { Fault, RelatedLocation } from "../fault.js";
 import { Suggester } from "../suggest.js";
 import type { GraphModel, NodeInfo } from "./model.js";
 import { cyclicComponents, degree, reachableFrom } from "./graph.js";
 import type { Adjacency } from "./graph.js";
+import { type EstimateReading, readEstimate } from "../estimate.js";
 
 export type FaultReport = Omit<Fault, "code" | "severity">;
 
@@ -61,6 +62,11 @@ export class RuleContext {
     return this.cache.get(key) as T;
   }
 
+  /** The cost estimate, read once for `estimate-too-large` and the result (see readEstimate). */
+  get estimateReading(): EstimateReading {
+    return this.memo("estimate", () => readEstimate(this));
+  }
+
   /** Trigger nodes that own their id. */
   get triggerNodes(): NodeInfo[] {
     return this.memo("triggers", () => this.model.nodesByKind.trigger.filter((n) => n.graphIndex >= 0));
@@ -70,12 +76,29 @@ export class RuleContext {
     return this.memo("destinations", () => this.model.nodesByKind.destination.filter((n) => n.graphIndex >= 0));
   }
 
+  /** A trigger node (even one whose id cannot be read: `shape` reports that) or a top-level trigger. */
   get hasTrigger(): boolean {
-    return this.triggerNodes.length > 0 || this.model.topLevelTrigger !== undefined;
+    return this.model.nodesByKind.trigger.length > 0 || this.model.topLevelTrigger !== undefined;
   }
 
   get hasDestination(): boolean {
-    return this.destinationNodes.length > 0 || this.model.topLevelDestinations.length > 0;
+    return this.model.nodesByKind.destination.length > 0 || this.model.topLevelDestinations.length > 0;
+  }
+
+  /**
+   * Whether a node of unknown kind may be meant as a `kind` node: it carries that kind's own
+   * field (`trigger`, `destination`) or its `kind` is closest to that kind. `node-kind`
+   * reports it; `trigger-missing` and `destination-missing` then say nothing more.
+   */
+  unknownKindMayBe(kind: "trigger" | "destination"): boolean {
+    return this.memo(`mayBe:${kind}`, () =>
+      this.model.nodesByKind.unknown.some((node) => {
+        if (!node.raw) return false;
+        if (hasOwnField(node.raw, kind)) return true;
+        const written = ownField(node.raw, "kind");
+        return typeof written === "string" && this.suggester.closest(written, NODE_KINDS) === kind;
+      }),
+    );
   }
 
   /** The trigger specs in force: each trigger node's `trigger` object and the top-level one. */
@@ -161,26 +184,34 @@ export class RuleContext {
   }
 
   /**
-   * For each dangling edge whose missing id is a likely typo of a node id, the node it was
-   * meant to name: `edge-dangling` reports the typo, and reachability assumes the fix, so
-   * one misspelt id does not also make its intended target `unreachable`.
+   * Edges reachability counts although they are faults, because it assumes the fix their
+   * fault asks for, so that one mistake is not also reported as `unreachable` or `dead-end`:
+   * - a dangling edge whose missing id is a likely typo of a node id joins the node it was
+   *   meant to name (`edge-dangling` reports the typo);
+   * - an edge out of a destination feeds its target as the destination is fed
+   *   (`edge-from-destination` asks to connect the step before the destination instead).
+   *   Forward only: the destination's own steps reach a destination already.
    */
   get repairedEdges(): { forward: Map<number, number[]>; backward: Map<number, number[]> } {
     return this.memo("repaired", () => {
       const forward = new Map<number, number[]>();
       const backward = new Map<number, number[]>();
+      const add = (map: Map<number, number[]>, a: number, b: number) => {
+        const list = map.get(a);
+        if (list) list.push(b);
+        else map.set(a, [b]);
+      };
       for (const edge of this.model.problemEdges) {
+        if (edge.status === "from-destination") {
+          add(forward, edge.fromNode!.graphIndex, edge.toNode!.graphIndex);
+          continue;
+        }
         if (edge.status !== "dangling") continue;
         // Built on the first dangling edge: most graphs have none.
         const ids = this.nodeIds;
         const from = edge.fromNode ?? this.model.byId.get(this.suggester.closest(edge.from!, ids) ?? "");
         const to = edge.toNode ?? this.model.byId.get(this.suggester.closest(edge.to!, ids) ?? "");
         if (!from || !to || from === to) continue;
-        const add = (map: Map<number, number[]>, a: number, b: number) => {
-          const list = map.get(a);
-          if (list) list.push(b);
-          else map.set(a, [b]);
-        };
         add(forward, from.graphIndex, to.graphIndex);
         add(backward, to.graphIndex, from.graphIndex);
       }
@@ -246,7 +277,6 @@ const RECENT_PARTS = 16;
 
 /** Longest id or value a message quotes whole; see shortenQuotes. */
 const QUOTE_MAX = 80;
-const LONG_QUOTE = new RegExp(`\`([^\`]{${QUOTE_MAX + 1},})\``, "g");
 
 /**
  * Messages quote ids and values between backticks. A generated id can be megabytes long, and
@@ -256,7 +286,14 @@ const LONG_QUOTE = new RegExp(`\`([^\`]{${QUOTE_MAX + 1},})\``, "g");
  */
 export function shortenQuotes(message: string): string {
   if (message.length <= 2 * QUOTE_MAX) return message;
-  return message.replace(LONG_QUOTE, (_, quoted: string) => `\`${quoted.slice(0, QUOTE_MAX - 20)}…${quoted.slice(-12)}\``);
+  // Backticks come in pairs, so the odd pieces are the quotes: the prose between two quotes
+  // (which a pattern for "a backtick, a long run, a backtick" would take for one) is never cut.
+  const pieces = message.split("`");
+  for (let i = 1; i < pieces.length - 1; i += 2) {
+    const quoted = pieces[i]!;
+    if (quoted.length > QUOTE_MAX) pieces[i] = `${quoted.slice(0, QUOTE_MAX - 20)}…${quoted.slice(-12)}`;
+  }
+  return pieces.join("`");
 }
 
 function computeOffers(ctx: RuleContext): OfferWalk {

@@ -3,7 +3,8 @@
  * needs (which node an id names, which edges join two real nodes). Built in one O(n + e)
  * pass that reads the input defensively: any value at all may arrive here.
  */
-import { type NodeKind, isPlainObject, isVersionSaveBody, ownField, hasOwnField } from "../model.js";
+import { type NodeKind, isPlainObject, ownField, hasOwnField } from "../model.js";
+import { isVersionSaveBody } from "../body-form.js";
 import { joinPointer } from "../fault.js";
 import { type Adjacency, buildAdjacency } from "./graph.js";
 import { type EdgeFields, FieldReader, type NodeFields } from "./read.js";
@@ -103,8 +104,16 @@ export interface GraphModel {
   readonly isVersionBody: boolean;
   /** The Definition object, when the input has one. */
   readonly graph: Record<string, unknown> | null;
+  /** True when `nodes` is an array: without one no edge end can be judged (`shape` says why). */
+  readonly nodesUsable: boolean;
   /** True when `nodes` and `edges` are both arrays, so graph-level rules can judge. */
   readonly graphUsable: boolean;
+  /**
+   * True when every entry of `nodes` is an object with an id to be wired by and every edge
+   * names both its ends (see graphIdOf). Otherwise which node leads where is not known, and
+   * reachability (`unreachable`, `dead-end`) is not judged: `shape` reports what cannot be read.
+   */
+  readonly wiringKnown: boolean;
   /**
    * Every object of the input has only known fields, each present when required and valid
    * (read.ts): `shape` and `unknown-field` have nothing to report. False means "look closer".
@@ -166,6 +175,8 @@ export function buildModel(input: unknown): GraphModel {
   let uncleanNodeCount = 0;
   const nodesByKind = { trigger: [] as NodeInfo[], part: [] as NodeInfo[], gate: [] as NodeInfo[], destination: [] as NodeInfo[], unknown: [] as NodeInfo[] };
   const duplicateNodes: NodeInfo[] = [];
+  // Entries of `nodes` with no id to be wired by, and edges whose ends cannot be read.
+  let unwiredCount = 0;
   // By graph index: whether the node is a trigger or a destination, for the edge walk below
   // (a typed array read instead of a visit to each edge's node objects).
   const endKinds = new Uint8Array(nodeList.length);
@@ -183,7 +194,10 @@ export function buildModel(input: unknown): GraphModel {
       case "destination": nodesByKind.destination.push(info); break;
       default: nodesByKind.unknown.push(info);
     }
-    if (info.id === undefined) continue;
+    if (info.id === undefined) {
+      unwiredCount++;
+      continue;
+    }
     const graphIndex = graphNodes.length;
     const owner = byId.claim(info as NodeInfo & { id: string });
     if (owner === info) {
@@ -242,7 +256,10 @@ export function buildModel(input: unknown): GraphModel {
     }
     const fromNode = fromIndex < 0 ? undefined : graphNodes[fromIndex];
     const toNode = toIndex < 0 ? undefined : graphNodes[toIndex];
-    if (from === undefined || to === undefined) problem(index, "malformed", scratch, fromNode, toNode);
+    if (from === undefined || to === undefined) {
+      problem(index, "malformed", scratch, fromNode, toNode);
+      unwiredCount++;
+    }
     else if (!fromNode || !toNode) problem(index, "dangling", scratch, fromNode, toNode);
     else problem(index, "self", scratch, fromNode, toNode);
   }
@@ -310,7 +327,9 @@ export function buildModel(input: unknown): GraphModel {
     graphPointer,
     isVersionBody,
     graph,
+    nodesUsable: Array.isArray(rawNodes),
     graphUsable: Array.isArray(rawNodes) && Array.isArray(rawEdges),
+    wiringKnown: unwiredCount === 0,
     clean: envelopeClean && uncleanNodeCount === 0 && uncleanEdges.length === 0,
     nodes,
     edgeCount: edgeList.length,

@@ -174,13 +174,13 @@ export class FieldReader {
       }
     }
     const resolved = kindOf(kind, hasPartId);
-    target.id = typeof id === "string" && id !== "" ? id : undefined;
+    target.id = graphIdOf(id);
     target.kind = resolved;
     target.partId = resolved === "part" && typeof partId === "string" ? partId : undefined;
     target.partVersion = partVersion;
     target.hasTerminal = hasTerminal;
     const terminalClean = hasTerminal && resolved === "part" && this.readTerminal(terminal, target);
-    let clean = !others && target.id !== undefined && resolved !== undefined;
+    let clean = !others && typeof id === "string" && target.id !== undefined && resolved !== undefined;
     if (clean) {
       // Only the fields of the node's own kind (KNOWN_NODE_FIELDS), each valid.
       switch (resolved) {
@@ -201,13 +201,11 @@ export class FieldReader {
     target.clean = clean;
   }
 
-  /** Reads an edge object's `from` and `to` into `target`. */
+  /** Reads an edge object's `from` and `to` into `target` (see edgeEndOf). */
   readEdge(raw: Record<string, unknown>, target: EdgeFields): void {
     if (!this.canEnumerateOwnFields(raw)) {
-      const from = ownField(raw, "from");
-      const to = ownField(raw, "to");
-      target.from = typeof from === "string" ? from : undefined;
-      target.to = typeof to === "string" ? to : undefined;
+      target.from = edgeEndOf(ownField(raw, "from"));
+      target.to = edgeEndOf(ownField(raw, "to"));
       target.clean = false;
       return;
     }
@@ -219,15 +217,15 @@ export class FieldReader {
       else if (field === "to") to = raw[field];
       else others = true;
     }
-    target.from = typeof from === "string" ? from : undefined;
-    target.to = typeof to === "string" ? to : undefined;
-    target.clean = !others && target.from !== undefined && target.to !== undefined;
+    target.from = edgeEndOf(from);
+    target.to = edgeEndOf(to);
+    target.clean = !others && typeof from === "string" && typeof to === "string";
   }
 }
 
 /** What the checker reads from a node object once, so that rules need not read it again. */
 export interface NodeFields {
-  /** The id when it is a non-empty string. */
+  /** The id the graph knows the node by (see graphIdOf); undefined when it has none. */
   id: string | undefined;
   /** The resolved kind; undefined when the node is none of the four. */
   kind: NodeKind | undefined;
@@ -245,9 +243,28 @@ export interface NodeFields {
 }
 
 export interface EdgeFields {
+  /** The id each end names (see edgeEndOf); undefined when it names none. */
   from: string | undefined;
   to: string | undefined;
   clean: boolean;
+}
+
+/**
+ * The id a node is wired by: its `id` when a non-empty string, and the text of a number or
+ * `true`/`false` (`5` for `5`): `shape` reports that such an id must be a string, and the
+ * graph assumes the fix, so edges naming `"5"` still join the node (instead of dangling and
+ * cutting off the nodes after it: one mistake, one fault). A node with no id, an empty one or
+ * an object has none and takes no part in the wiring.
+ */
+export function graphIdOf(id: unknown): string | undefined {
+  if (typeof id === "string") return id === "" ? undefined : id;
+  if ((typeof id === "number" && Number.isFinite(id)) || typeof id === "boolean") return String(id);
+  return undefined;
+}
+
+/** The id an edge end names: a string as it is, and, as graphIdOf, the text of a number or `true`/`false`. */
+function edgeEndOf(end: unknown): string | undefined {
+  return typeof end === "string" ? end : graphIdOf(end);
 }
 
 /** The node's kind: its `kind` when one of the four, "part" when it has none but a `partId`. */
@@ -261,7 +278,7 @@ function readNodeFieldByField(raw: Record<string, unknown>, target: NodeFields):
   const id = ownField(raw, "id");
   const kind = kindOf(ownField(raw, "kind"), hasOwnField(raw, "partId"));
   const partId = ownField(raw, "partId");
-  target.id = typeof id === "string" && id !== "" ? id : undefined;
+  target.id = graphIdOf(id);
   target.kind = kind;
   target.partId = kind === "part" && typeof partId === "string" ? partId : undefined;
   target.partVersion = ownField(raw, "partVersion");

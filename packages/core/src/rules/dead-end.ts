@@ -11,11 +11,11 @@ export default defineRule({
     fix: "Connect the named step onward to a destination, or remove it.",
     assumptions: [
       "Reported once per dead-end region, at the step where the path stops (the smallest id first), with the steps leading into it in `related`.",
-      "Not reported for nodes already reported `unreachable`, nor when the workflow has no destination.",
+      "Not reported for nodes already reported `unreachable`, nor when the workflow has no destination, nor when a node's id or an edge's end cannot be read (`shape`).",
     ],
   },
   check(ctx) {
-    if (!ctx.model.graphUsable || !ctx.hasDestination) return;
+    if (!ctx.model.graphUsable || !ctx.hasDestination || !ctx.model.wiringKnown) return;
     const { graphNodes, successors, predecessors } = ctx.model;
     const reachesDestination = ctx.reachesDestination;
     const unreachable = ctx.hasTrigger ? ctx.reachable : undefined;

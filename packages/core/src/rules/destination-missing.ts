@@ -8,9 +8,12 @@ export default defineRule({
     title: "The workflow has a destination",
     rationale: "Results go to a destination; a graph without one produces nothing anyone receives.",
     fix: "Add a destination node (`{\"id\": \"inbox\", \"kind\": \"destination\", \"destination\": {\"kind\": \"standalone\"}}`) at the end of the graph, or top-level `destinations` in a version-save body.",
+    assumptions: [
+      "Not reported when a node of unknown kind may be meant as the destination (it has a `destination` field, or its `kind` is closest to `destination`): `node-kind` reports that node, and fixing it adds the destination.",
+    ],
   },
   check(ctx) {
-    if (!Array.isArray(ctx.model.graph?.nodes) || ctx.hasDestination) return;
+    if (!ctx.model.nodesUsable || ctx.hasDestination || ctx.unknownKindMayBe("destination")) return;
     ctx.report({
       nodeId: null,
       pointer: joinPointer(ctx.model.graphPointer, "nodes"),

@@ -4,6 +4,7 @@
  */
 import type { Rule } from "./rule.js";
 import catalogueInvalid from "./catalogue-invalid.js";
+import bodyMixed from "./body-mixed.js";
 import schemaVersion from "./schema-version.js";
 import shape from "./shape.js";
 import nodeKind from "./node-kind.js";
@@ -32,12 +33,14 @@ import edgeIncompatible from "./edge-incompatible.js";
 import cycle from "./cycle.js";
 import unreachable from "./unreachable.js";
 import deadEnd from "./dead-end.js";
+import estimateTooLarge from "./estimate-too-large.js";
 import unknownField from "./unknown-field.js";
 
 export type { Rule, RuleMeta } from "./rule.js";
 
 export const rules: readonly Rule[] = [
   catalogueInvalid,
+  bodyMixed,
   schemaVersion,
   shape,
   nodeKind,
@@ -66,6 +69,7 @@ export const rules: readonly Rule[] = [
   cycle,
   unreachable,
   deadEnd,
+  estimateTooLarge,
   unknownField,
 ];
 

@@ -6,7 +6,9 @@ import { isPlainObject, ownField, hasOwnField } from "../model.js";
 import { parsePointer } from "../fault.js";
 import type { RuleContext } from "../checker/context.js";
 
-const validateDocument = generated.validateDefinitionDocument as unknown as GeneratedValidator;
+// The form is decided by bodyFormOf (through the model), not by the schema's own `if`.
+const validateDefinitionForm = generated.validateDefinitionForm as unknown as GeneratedValidator;
+const validateVersionSaveBodyForm = generated.validateVersionSaveBodyForm as unknown as GeneratedValidator;
 
 export default defineRule({
   meta: {
@@ -18,7 +20,7 @@ export default defineRule({
     fix: "Add the missing field or correct the value's type, as the message says.",
     assumptions: [
       "Node ids must be non-empty strings: an empty id cannot be named by an edge.",
-      "Checked against the JSON Schema shipped as `@wfkit/core/schema/definition.schema.json`, compiled ahead of time; values whose allowed set has its own rule (`schemaVersion`, kinds, `belowFloor`, subject refs) are left to that rule.",
+      "Checked against the JSON Schema shipped as `@wfkit/core/schema/definition.schema.json`, compiled ahead of time: its Definition part or its version-save-body part, whichever form the body is read as (see `body-mixed`); values whose allowed set has its own rule (`schemaVersion`, kinds, `belowFloor`, subject refs) are left to that rule.",
     ],
   },
   check(ctx) {
@@ -34,6 +36,7 @@ export default defineRule({
     // A clean input passes the schema and has no empty id (checker/read.ts): skip the
     // all-errors validator, the costliest pass of a check.
     if (ctx.model.clean) return;
+    const validateDocument = ctx.model.isVersionBody ? validateVersionSaveBodyForm : validateDefinitionForm;
     if (!validateDocument(input)) {
       for (const error of validateDocument.errors ?? []) {
         if (isOwnedByAnotherRule(ctx, error)) continue;

@@ -8,9 +8,12 @@ export default defineRule({
     title: "The workflow has a trigger",
     rationale: "A run starts at the trigger; without one nothing in the graph can ever run.",
     fix: "Add a trigger node (`{\"id\": \"start\", \"kind\": \"trigger\", \"trigger\": {\"kind\": \"on_demand\"}}`) with an edge to the first step, or a top-level `trigger` in a version-save body.",
+    assumptions: [
+      "Not reported when a node of unknown kind may be meant as the trigger (it has a `trigger` field, or its `kind` is closest to `trigger`): `node-kind` reports that node, and fixing it adds the trigger.",
+    ],
   },
   check(ctx) {
-    if (!Array.isArray(ctx.model.graph?.nodes) || ctx.hasTrigger) return;
+    if (!ctx.model.nodesUsable || ctx.hasTrigger || ctx.unknownKindMayBe("trigger")) return;
     ctx.report({
       nodeId: null,
       pointer: joinPointer(ctx.model.graphPointer, "nodes"),

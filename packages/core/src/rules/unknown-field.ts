@@ -22,7 +22,8 @@ export default defineRule({
     // Clean objects have only known fields (checker/read.ts); only the others are walked.
     if (model.clean || !isPlainObject(model.input)) return;
     if (model.isVersionBody) {
-      flag(ctx, model.input, "", KNOWN_FIELDS.versionSaveBody, null);
+      // The Definition's fields at the top of a version-save body are `body-mixed`'s fault.
+      flag(ctx, model.input, "", KNOWN_FIELDS.versionSaveBody, null, undefined, KNOWN_FIELDS.definition);
       const scope = ownField(model.input, "scope");
       if (isPlainObject(scope)) flag(ctx, scope, "/scope", KNOWN_FIELDS.scope, null);
       const trigger = model.topLevelTrigger;
@@ -64,9 +65,10 @@ export default defineRule({
   },
 });
 
-function flag(ctx: RuleContext, object: Record<string, unknown>, pointer: string, known: readonly string[], nodeId: string | null, edge?: number): void {
+/** Reports each field of `object` not in `known`, but those another rule reports (`ownedElsewhere`). */
+function flag(ctx: RuleContext, object: Record<string, unknown>, pointer: string, known: readonly string[], nodeId: string | null, edge?: number, ownedElsewhere: readonly string[] = []): void {
   for (const field of Object.keys(object)) {
-    if (known.includes(field)) continue;
+    if (known.includes(field) || ownedElsewhere.includes(field)) continue;
     const suggestion = ctx.suggester.closest(field, known);
     ctx.report({
       nodeId,

@@ -12,11 +12,11 @@ export default defineRule({
     assumptions: [
       "A region of nodes cut off together is reported once, at its head (a node with no incoming edge from inside the region, the smallest id first), with the rest of the region in `related`.",
       "Nodes whose kind is unknown are left to `node-kind`.",
-      "Not judged when the workflow has no trigger (`trigger-missing` says it all). Edges that are themselves faults (dangling, self, repeated, into the trigger, out of a destination) do not count as paths.",
+      "Not judged when the workflow has no trigger (`trigger-missing` says it all), nor when a node's id or an edge's end cannot be read (`shape` reports it; which node leads where is then not known). Edges that are themselves faults (dangling, self, repeated, into the trigger) do not count as paths, with two exceptions that assume the fix their own fault asks for: a dangling edge whose id is a likely typo joins the node it was meant to name, and an edge out of a destination feeds its target as the destination is fed (`edge-from-destination` asks to connect the step before the destination instead), so its target is not also reported here.",
     ],
   },
   check(ctx) {
-    if (!ctx.model.graphUsable || !ctx.hasTrigger) return;
+    if (!ctx.model.graphUsable || !ctx.hasTrigger || !ctx.model.wiringKnown) return;
     const { graphNodes, successors, predecessors } = ctx.model;
     const reachable = ctx.reachable;
     const members = new Uint8Array(graphNodes.length);

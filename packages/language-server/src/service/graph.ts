@@ -2,7 +2,7 @@
  * A light view of the compiled graph for editor features (inputs and outputs in hovers,
  * legal edge targets in completion). Read defensively: the text may be half-written.
  */
-import { indexCatalogue, isPlainObject, type Catalogue } from "@wfkit/core";
+import { indexCatalogue, isPlainObject, isVersionSaveBody, type Catalogue } from "@wfkit/core";
 import type { WfkitDocument } from "./document.js";
 
 export interface GraphNodeView {
@@ -26,7 +26,7 @@ export function compiledOf(document: WfkitDocument): unknown {
 export function graphOf(compiled: unknown): GraphView {
   const view: GraphView = { nodes: new Map(), successors: new Map(), predecessors: new Map() };
   let graph: unknown = compiled;
-  if (isPlainObject(graph) && !("nodes" in graph) && isPlainObject(graph.scope)) graph = graph.scope.graph;
+  if (isVersionSaveBody(graph) && isPlainObject(graph.scope)) graph = graph.scope.graph;
   if (!isPlainObject(graph)) return view;
   for (const node of Array.isArray(graph.nodes) ? graph.nodes : []) {
     if (!isPlainObject(node) || typeof node.id !== "string" || view.nodes.has(node.id)) continue;
