@@ -15,6 +15,11 @@ export function partDetail(part: CataloguePart): string {
   return `@${part.versions.join(", @")} · requires ${part.requires.join(", ") || "nothing"} → produces ${part.produces.join(", ") || "nothing"} · cost ${costText(part)}`;
 }
 
+/** A part's cost with this many subjects, or a note when it leaves the range of exact numbers (estimate-too-large says so on the node). */
+export function costFor(part: CataloguePart, subjectCount: number): string {
+  return String(partCost(part, subjectCount) ?? "too large to count exactly");
+}
+
 export function describePart(part: CataloguePart, subjectCount?: number): string {
   const lines = [`**${part.title ?? part.partId}** \`${part.partId}\``];
   if (part.description) lines.push("", part.description);
@@ -23,7 +28,7 @@ export function describePart(part: CataloguePart, subjectCount?: number): string
     `- versions: ${list(part.versions)}`,
     `- requires: ${list(part.requires)}`,
     `- produces: ${list(part.produces)}`,
-    `- cost: ${costText(part)}${subjectCount !== undefined ? `; here ${partCost(part, subjectCount)} with ${subjectCount} subject${subjectCount === 1 ? "" : "s"}` : ""}`,
+    `- cost: ${costText(part)}${subjectCount !== undefined ? `; here ${costFor(part, subjectCount)} with ${subjectCount} subject${subjectCount === 1 ? "" : "s"}` : ""}`,
     `- unattendedSafe: ${part.unattendedSafe ? "yes (may run on a schedule)" : "no (needs a person; not on a scheduled trigger)"}`,
   );
   if (part.terminal) lines.push(`- jobs: ${list(part.terminal.jobs.map((job) => `${job.id}@${job.version}`))}; at least ${part.terminal.minSubjects ?? 1} subject(s)`);

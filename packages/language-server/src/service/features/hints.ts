@@ -1,8 +1,8 @@
 /** Inlay hints (cost of each part), the code lens (estimate and verdict), semantic tokens. */
-import { indexCatalogue, partCost } from "@wfkit/core";
+import { indexCatalogue } from "@wfkit/core";
 import type { WfkitDocument } from "../document.js";
 import type { CodeLens, InlayHint, Range, SemanticToken } from "../types.js";
-import { costText } from "./describe.js";
+import { costFor, costText } from "./describe.js";
 
 export const SHOW_ESTIMATE_COMMAND = "wfkit.showEstimate";
 
@@ -22,7 +22,7 @@ export function getInlayHints(document: WfkitDocument, range: Range): InlayHint[
     const anchor = statement.version?.end ?? statement.partId.end;
     hints.push({
       position: document.lines.positionAt(anchor),
-      label: `cost ${partCost(part, count)}`,
+      label: `cost ${costFor(part, count)}`,
       tooltip: `${part.partId}: ${costText(part)}${part.terminal ? `, with ${count} subject${count === 1 ? "" : "s"}` : ""}`,
       paddingLeft: true,
     });
