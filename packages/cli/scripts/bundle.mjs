@@ -40,11 +40,12 @@ const common = {
 
 const workspaceSource = (name) => path(`../${name}/src/index.ts`);
 
-/** @wfkit/core and @wfkit/dsl from their sources. */
+/** The workspace packages (@wfkit/core, dsl, project, language-server) from their sources. */
 const workspaceSources = {
   name: "workspace-sources",
   setup(build) {
-    build.onResolve({ filter: /^@wfkit\/(core|dsl|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
+    build.onResolve({ filter: /^@wfkit\/(core|dsl|project|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
+    build.onResolve({ filter: /^@wfkit\/project\/pure$/ }, () => ({ path: path("../project/src/pure.ts") }));
   },
 };
 

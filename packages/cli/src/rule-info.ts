@@ -4,7 +4,7 @@
  * this CLI's own are described here.
  */
 import { rules, type Severity } from "@wfkit/core";
-import { DSL_CODE_SEVERITY, SUPPRESSION_CODES } from "./codes.js";
+import { DSL_CODE_SEVERITY, SUPPRESSION_CODES } from "@wfkit/project";
 import { ruleDocUrl } from "./project.js";
 
 export interface RuleInfo {
@@ -98,7 +98,7 @@ let cached: RuleInfo[] | undefined;
 export function allRuleInfo(): RuleInfo[] {
   cached ??= [
     ...rules.map((rule) => ({ id: rule.meta.id, severity: rule.meta.severity, title: rule.meta.title, rationale: rule.meta.rationale, fix: rule.meta.fix, helpUri: ruleDocUrl(rule.meta.id, "rule") })),
-    ...Object.entries(DSL_RULES).map(([id, info]) => ({ id, severity: DSL_CODE_SEVERITY[id] ?? "error", ...info, helpUri: ruleDocUrl(id, "dsl") })),
+    ...Object.entries(DSL_RULES).map(([id, info]) => ({ id, severity: DSL_CODE_SEVERITY.get(id) ?? "error", ...info, helpUri: ruleDocUrl(id, "dsl") })),
     ...Object.entries(CLI_RULES).map(([id, info]) => ({ id, severity: "warning" as const, ...info, helpUri: ruleDocUrl(id, "cli") })),
   ];
   return cached;

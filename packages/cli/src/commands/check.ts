@@ -9,7 +9,7 @@ import { runCheckJobs } from "../check-jobs.js";
 import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver, type Config } from "../config.js";
 import { UsageError } from "../errors.js";
-import { anyIgnores, collectFiles, ignoreFlagMatcher } from "../files.js";
+import { collectFiles } from "../files.js";
 import { FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
 import type { Io } from "../io.js";
 import { BATCH_SIZE, workersAvailable } from "../parallel.js";
@@ -38,7 +38,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   if (readsStdin && patterns.length > 1) throw new UsageError("`-` (standard input) cannot be combined with other paths", "check");
   if (stdinFilename !== undefined && !readsStdin) throw new UsageError("--stdin-filename only applies when reading standard input (give `-` as the path)", "check");
 
-  const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"));
+  const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"), stringsFlag(args, "ignore"));
   const flagCatalogue = catalogueFlag === undefined ? undefined : path.resolve(io.cwd, catalogueFlag);
   // Read the catalogue up front: a bad --catalogue is an error even if no file needs it.
   if (flagCatalogue) catalogueAt(flagCatalogue, io.cwd);
@@ -53,8 +53,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     const job = jobFor(source.absolutePath, source.displayPath, configs.configFor(source.absolutePath));
     jobs = [{ ...job, text: source.text, languageName: stdinFilename ?? source.displayPath }];
   } else {
-    const isIgnored = anyIgnores(configs.isIgnored, ignoreFlagMatcher(stringsFlag(args, "ignore"), io.cwd));
-    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", isIgnored });
+    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ignores: configs });
     if (!collected.files.length) {
       io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
       return 0;

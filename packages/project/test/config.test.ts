@@ -1,21 +1,21 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigResolver, parseConfig } from "../src/config.js";
-import { CliError } from "../src/errors.js";
-import { tempTree } from "./helpers.js";
+import { configFromText, describeFileProblem, ProjectError, ProjectResolver } from "../src/index.js";
+import { tempTree } from "../../cli/test/helpers.js";
 
-const parse = (text: string) => parseConfig(text, "/project/wfkit.config.json", "/project");
+const parse = (text: string) => configFromText(text, "/project/wfkit.config.json");
 const failure = (text: string) => {
   try {
     parse(text);
   } catch (error) {
-    expect(error).toBeInstanceOf(CliError);
-    return (error as Error).message;
+    expect(error).toBeInstanceOf(ProjectError);
+    return describeFileProblem((error as ProjectError).problem, "wfkit.config.json");
   }
   throw new Error("expected the config to be refused");
 };
+const resolverAt = (root: string, explicitConfig?: string) => new ProjectResolver({ cwd: root, explicitConfig: explicitConfig && path.join(root, explicitConfig) });
 
-describe("parseConfig", () => {
+describe("configFromText", () => {
   it("reads the catalogue relative to the config, severities and ignores", () => {
     const config = parse('{ // comments are fine\n "catalogue": "cat/parts.json", "severity": {"dead-end": "off", "unknown-field": "error"}, "ignore": ["drafts/**"], }');
     expect(config.catalogue).toBe(path.resolve("/project/cat/parts.json"));
@@ -23,9 +23,9 @@ describe("parseConfig", () => {
       ["dead-end", "off"],
       ["unknown-field", "error"],
     ]);
-    expect(config.isIgnored("/project/drafts/a.wf")).toBe(true);
-    expect(config.isIgnored("/project/flows/a.wf")).toBe(false);
-    expect(config.isIgnored("/elsewhere/drafts/a.wf")).toBe(false);
+    expect(config.ignores("/project/drafts/a.wf")).toBe(true);
+    expect(config.ignores("/project/flows/a.wf")).toBe(false);
+    expect(config.ignores("/elsewhere/drafts/a.wf")).toBe(false);
   });
 
   it("refuses to turn off or lower an error, saying why", () => {
@@ -42,20 +42,20 @@ describe("parseConfig", () => {
   });
 
   it("names what is wrong, with the file", () => {
-    expect(failure('{"severity": {"dead-end": "ignore"}}')).toBe('wfkit.config.json: `severity.dead-end` must be "off", "warning" or "error" (got "ignore")');
-    expect(failure('{"severity": {"dead-ends": "off"}}')).toMatch(/^wfkit\.config\.json: `severity` names `dead-ends`, which is not a wfkit fault code/);
-    expect(failure('{"ignores": []}')).toBe("wfkit.config.json: unknown key `ignores` (a config may have: catalogue, severity, ignore)");
+    expect(failure('{"severity": {"dead-end": "ignore"}}')).toBe('wfkit.config.json:1:27: `severity.dead-end` must be "off", "warning" or "error"');
+    expect(failure('{"severity": {"dead-ends": "off"}}')).toMatch(/^wfkit\.config\.json:1:15: `severity` names `dead-ends`, which is not a wfkit fault code; did you mean `dead-end`\?/);
+    expect(failure('{"ignores": []}')).toBe("wfkit.config.json:1:2: unknown key `ignores`; did you mean `ignore`? (a config may have: catalogue, severity, ignore)");
     expect(failure('{"ignore": "drafts"}')).toMatch(/`ignore` must be an array/);
     expect(failure('{"catalogue": 3}')).toMatch(/`catalogue` must be the path/);
-    expect(failure("[]")).toBe("wfkit.config.json: must hold a JSON object");
+    expect(failure("[]")).toBe("wfkit.config.json:1:1: must hold a JSON object");
   });
 
   it("gives the line and column of a JSON error", () => {
-    expect(failure('{\n  "catalogue": "x"\n  "ignore": []\n}')).toMatch(/^wfkit\.config\.json: 3:3: not valid JSON/);
+    expect(failure('{\n  "catalogue": "x"\n  "ignore": []\n}')).toMatch(/^wfkit\.config\.json:3:3: not valid JSON/);
   });
 });
 
-describe("ConfigResolver", () => {
+describe("ProjectResolver", () => {
   it("uses the nearest config above a file, and none above the nearest", () => {
     const root = tempTree({
       "wfkit.config.json": '{"severity": {"dead-end": "off"}}',
@@ -63,19 +63,19 @@ describe("ConfigResolver", () => {
       "team/flows/a.wf": "",
       "other/b.wf": "",
     });
-    const resolver = new ConfigResolver(root);
+    const resolver = resolverAt(root);
     expect([...resolver.configFor(path.join(root, "team/flows/a.wf"))!.severity.keys()]).toEqual(["unknown-field"]);
     expect([...resolver.configFor(path.join(root, "other/b.wf"))!.severity.keys()]).toEqual(["dead-end"]);
   });
 
   it("uses an explicit config for every file", () => {
     const root = tempTree({ "wfkit.config.json": "{}", "strict.json": '{"severity": {"dead-end": "error"}}' });
-    const resolver = new ConfigResolver(root, "strict.json");
+    const resolver = resolverAt(root, "strict.json");
     expect(resolver.configFor(path.join(root, "a.wf"))!.severity.get("dead-end")).toBe("error");
   });
 
   it("fails clearly on a missing explicit config", () => {
     const root = tempTree();
-    expect(() => new ConfigResolver(root, "nope.json")).toThrow("nope.json: no such file or directory");
+    expect(() => resolverAt(root, "nope.json")).toThrow(/nope\.json: no such file or directory/);
   });
 });

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "@wfkit/dsl";
+import type { SourceFault } from "@wfkit/dsl";
 import { applySuppressions, parseSuppressions as parseWith, placeComments } from "../src/suppress.js";
-import type { Diagnostic } from "../src/report.js";
 
-const fault = (code: string, line: number, severity: "error" | "warning" = "warning"): Diagnostic => ({
+/** A fault at the start of a line; its span is not read by suppressions (they go by line). */
+const fault = (code: string, line: number, severity: "error" | "warning" = "warning"): SourceFault => ({
   code,
   severity,
   message: code,
   nodeId: null,
   pointer: "",
   range: { start: { line, character: 0 }, end: { line, character: 1 } },
+  span: { start: 0, end: 1 },
 });
 
 /** Suppressions of a `.wf` text, with its comments found by the DSL's lexer as in `check`. */
