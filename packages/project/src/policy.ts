@@ -11,11 +11,9 @@ import { applySuppressions, parseSuppressions } from "./suppress.js";
 export interface FilePolicy {
   /** The config's `severity` settings (empty without a config). */
   severity: ReadonlyMap<string, SeveritySetting>;
-  /** Ignored by the config (or `--ignore`): the CLI skips it, so the editor reports nothing on it. */
-  ignored: boolean;
 }
 
-export const NO_POLICY: FilePolicy = { severity: new Map(), ignored: false };
+export const NO_POLICY: FilePolicy = { severity: new Map() };
 
 export interface PolicyInput {
   text: string;
@@ -34,7 +32,6 @@ export interface PolicyResult {
 }
 
 export function applyProjectPolicy(input: PolicyInput, policy: FilePolicy): PolicyResult {
-  if (policy.ignored) return { faults: [], ok: input.definition !== undefined };
   const parsed = input.ast ? parseSuppressions(input.text, input.ast.comments) : undefined;
   const suppressing = parsed !== undefined && (parsed.suppressions.length > 0 || parsed.faults.length > 0);
   let faults: SourceFault[] = suppressing ? applySuppressions(input.faults, parsed) : [...input.faults];

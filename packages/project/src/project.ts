@@ -11,7 +11,9 @@
  *   Directories are judged from the top down: once a directory is ignored, nothing under it
  *   counts and no config under it is even read, so a broken config in an ignored folder (a
  *   test fixture, say) cannot stop a run. A directory that holds the working directory is
- *   never ignored: the user is working in it.
+ *   never ignored: the user is working in it. A file asked for by name in an ignored
+ *   directory (standard input's name, an editor's document) gets the config above that
+ *   directory, the last one read.
  * - Settings are read once per config file, directories once each.
  *
  * Problems are thrown as `ProjectError`, carrying a `FileProblem` that names the file, the
@@ -172,6 +174,6 @@ export function fileProjectOf(resolver: ProjectResolver, absoluteFilePath: strin
   return {
     config,
     cataloguePath: catalogueOverride ?? config?.catalogue,
-    policy: { severity: config?.severity ?? new Map(), ignored: resolver.isIgnored(absoluteFilePath) },
+    policy: { severity: config?.severity ?? new Map() },
   };
 }

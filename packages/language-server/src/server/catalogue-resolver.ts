@@ -1,8 +1,9 @@
 /**
  * What applies to a document, found as `wfkit check` finds it, through @wfkit/project (the
  * CLI's own code): the catalogue (the `wfkit.catalogue` setting, else the `catalogue` of the
- * nearest `wfkit.config.json`, else the embedded sample), and the config's severity settings
- * and ignores, which the language service applies with the document's suppressions.
+ * nearest `wfkit.config.json`, else the embedded sample), and the config's severity settings,
+ * which the language service applies with the document's suppressions. A config's `ignore`
+ * does not hide an open document, as `wfkit check -` does not ignore what an editor sends.
  *
  * Configs may have comments, as the CLI allows. Config and catalogue files are read only if
  * they are regular files under the size limit (a FIFO or `/dev/zero` cannot hang the
@@ -36,7 +37,7 @@ export interface ResolvedCatalogue {
   path: string | undefined;
   /** Why the configured catalogue or config could not be used (the sample is used instead). */
   problem?: string;
-  /** The config's severity settings and ignores for the document. */
+  /** The config's severity settings for the document. */
   policy: FilePolicy;
 }
 

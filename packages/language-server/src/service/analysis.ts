@@ -2,7 +2,7 @@
  * The analysis of one document version: what every feature reads. For `.wf` it is what
  * `analyzeSource` computes, reached through the incremental parser; for JSON it is
  * `analyzeSource` itself plus jsonc-parser's tree for hovers. Either way the project's policy
- * (suppressions, the config's severity, ignores) is then applied by @wfkit/project's
+ * (suppressions, the config's severity) is then applied by @wfkit/project's
  * `applyProjectPolicy`, as `wfkit check` applies it: the editor's verdict is the CLI's.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";

@@ -47,7 +47,7 @@ export class WfkitDocument {
     readonly catalogue: Catalogue,
     /** Why the configured catalogue is not in use, shown as a diagnostic. */
     readonly catalogueProblem: string | undefined,
-    /** The project's severity settings and ignores for this file (the CLI's, from @wfkit/project). */
+    /** The project's severity settings for this file (the CLI's, from @wfkit/project). */
     readonly policy: FilePolicy,
     /** @internal What this document's versions share (`.wf` only). */
     readonly history: DocumentHistory | undefined,

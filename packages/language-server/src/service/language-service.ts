@@ -50,7 +50,7 @@ export interface DocumentInit {
   text: string;
   catalogue?: Catalogue;
   catalogueProblem?: string | undefined;
-  /** The project's severity settings and ignores (none when omitted). */
+  /** The project's severity settings (none when omitted). */
   policy?: FilePolicy;
 }
 
