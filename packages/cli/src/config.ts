@@ -5,7 +5,7 @@
  * answers the user did not ask for. Flags win over the config (`--catalogue` over `catalogue`).
  */
 import path from "node:path";
-import { describeFileProblem, ProjectError, ProjectResolver, type FileProblem, type ProjectConfig } from "@wfkit/project";
+import { describeFileProblem, fileProjectOf, ProjectError, ProjectResolver, type FileProblem, type FileProject, type ProjectConfig } from "@wfkit/project";
 import { CliError } from "./errors.js";
 import { displayPathOf } from "./files.js";
 
@@ -30,6 +30,11 @@ export class ConfigResolver {
   /** The config that applies to a file (which need not exist: stdin has a name only). */
   configFor(absoluteFilePath: string): Config | undefined {
     return asCliError(this.cwd, () => this.project.configFor(absoluteFilePath));
+  }
+
+  /** Its config, catalogue (`catalogueOverride`, the absolute `--catalogue`, wins) and policy: as the editor finds them. */
+  fileProject(absoluteFilePath: string, catalogueOverride: string | undefined): FileProject {
+    return asCliError(this.cwd, () => fileProjectOf(this.project, absoluteFilePath, catalogueOverride));
   }
 
   /** By `--ignore` or a config's `ignore`, the file or a directory above it. */
