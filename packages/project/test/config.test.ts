@@ -79,3 +79,44 @@ describe("ProjectResolver", () => {
     expect(() => resolverAt(root, "nope.json")).toThrow(/nope\.json: no such file or directory/);
   });
 });
+
+describe("ProjectResolver ignores", () => {
+  const brokenFixtures = () =>
+    tempTree({
+      "wfkit.config.json": '{"ignore": ["fixtures/**"]}',
+      "fixtures/wfkit.config.json": '{"severity": {"cycle": "off"}}',
+      "fixtures/deeper/a.wf": "",
+      "flows/b.wf": "",
+    });
+
+  it("never reads a config inside an ignored directory", () => {
+    const root = brokenFixtures();
+    const resolver = resolverAt(root);
+    expect(resolver.isIgnoredDirectory(path.join(root, "fixtures"))).toBe(true);
+    expect(resolver.isIgnored(path.join(root, "fixtures/deeper/a.wf"))).toBe(true);
+    expect(resolver.isIgnored(path.join(root, "flows/b.wf"))).toBe(false);
+    // A file named in the ignored directory (standard input's name) gets the config above it.
+    expect(resolver.configFor(path.join(root, "fixtures/deeper/a.wf"))!.path).toBe(path.join(root, "wfkit.config.json"));
+  });
+
+  it("never ignores a directory that holds the working directory, so its own config applies", () => {
+    const root = tempTree({ "wfkit.config.json": '{"ignore": ["fixtures/**"]}', "fixtures/wfkit.config.json": '{"severity": {"dead-end": "off"}}', "fixtures/deeper/a.wf": "" });
+    const resolver = new ProjectResolver({ cwd: path.join(root, "fixtures/deeper") });
+    expect(resolver.isIgnored(path.join(root, "fixtures/deeper/a.wf"))).toBe(false);
+    expect(resolver.configFor(path.join(root, "fixtures/deeper/a.wf"))!.path).toBe(path.join(root, "fixtures/wfkit.config.json"));
+  });
+
+  it("applies --ignore patterns to directories before reading their configs", () => {
+    const root = tempTree({ "fixtures/wfkit.config.json": "not json", "fixtures/a.wf": "" });
+    const resolver = new ProjectResolver({ cwd: root, ignorePatterns: ["fixtures"] });
+    expect(resolver.isIgnored(path.join(root, "fixtures/a.wf"))).toBe(true);
+    expect(() => new ProjectResolver({ cwd: root }).isIgnored(path.join(root, "fixtures/a.wf"))).toThrow(/not valid JSON/);
+  });
+
+  it("reads an inherited-looking key as an unknown key, never as a setting", () => {
+    for (const key of ["__proto__", "constructor", "toString"]) {
+      expect(failure(`{"${key}": {"catalogue": "x.json"}}`)).toBe(`wfkit.config.json:1:2: unknown key \`${key}\` (a config may have: catalogue, severity, ignore)`);
+      expect(failure(`{"severity": {"${key}": "off"}}`)).toMatch(new RegExp(`^wfkit\\.config\\.json:1:15: \`severity\` names \`${key}\`, which is not a wfkit fault code`));
+    }
+  });
+});
