@@ -236,6 +236,18 @@ describe("the editor gives the CLI's verdict (language server over stdio)", () =
     expect(await editorFaults(dir, "flow.wf")).toEqual(expected);
   });
 
+  it("a document in an ignored folder: the broken config there is not read, and the verdict is `wfkit check -`'s", async () => {
+    const dir = tempDir({ "wfkit.config.json": '{ // fixtures are broken on purpose\n "ignore": ["fixtures/**"], "severity": {"dead-end": "error"} }' });
+    mkdirSync(path.join(dir, "fixtures"));
+    writeFileSync(path.join(dir, "fixtures", "wfkit.config.json"), '{"severity": {"cycle": "off"}}');
+    const cli = spawnSync(process.execPath, [bin, "check", "-", "--stdin-filename", "fixtures/flow.wf", "--format", "json"], { cwd: dir, input: FLOW, encoding: "utf8", timeout: 60_000 });
+    expect(cli.status, cli.stderr).toBe(1);
+    const report = JSON.parse(cli.stdout) as { files: { faults: { code: string; severity: string; range: { start: { line: number; column: number } } }[] }[] };
+    const expected = report.files[0]!.faults.map((fault) => [fault.code, fault.severity, fault.range.start.line - 1, fault.range.start.column - 1]);
+    expect(expected).toContainEqual(["dead-end", "error", 4, 5]);
+    expect(await editorFaults(dir, "fixtures/flow.wf")).toEqual(expected);
+  });
+
   it.each([
     ["a FIFO config", (dir: string) => execFileSync("mkfifo", [path.join(dir, "wfkit.config.json")]), /wfkit\.config\.json: is not a regular file/],
     ["a catalogue on /dev/zero", (dir: string) => writeFileSync(path.join(dir, "wfkit.config.json"), '{"catalogue": "/dev/zero"}'), /\/dev\/zero: cannot read the catalogue: is not a regular file/],
@@ -243,6 +255,8 @@ describe("the editor gives the CLI's verdict (language server over stdio)", () =
       writeFileSync(path.join(dir, "secret.txt"), `token=${TOKEN}`);
       writeFileSync(path.join(dir, "wfkit.config.json"), '{"catalogue": "secret.txt"}');
     }, /secret\.txt:1:1: the catalogue is not valid JSON/],
+    ["a catalogue under __proto__", (dir: string) => writeFileSync(path.join(dir, "wfkit.config.json"), '{"__proto__": {"catalogue": "/dev/zero"}}'), /wfkit\.config\.json:1:2: unknown key `__proto__`/],
+    ["severity for toString", (dir: string) => writeFileSync(path.join(dir, "wfkit.config.json"), '{"severity": {"toString": "off"}}'), /`severity` names `toString`, which is not a wfkit fault code/],
   ] as const)("%s: a warning on the document, at once, never the content", async (_name, make, message) => {
     const dir = tempDir({ "flow.wf": FLOW });
     make(dir);
