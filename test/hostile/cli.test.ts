@@ -83,7 +83,7 @@ describe("wfkit check on hostile files", () => {
     const run = runCli(["check", "a.wf"], { cwd: dir });
     expect(run.status).toBe(2);
     expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
-    expect(run.stderr).toMatch(/wfkit\.config\.json: not valid JSON \(nested too deeply to read\)/);
+    expect(run.stderr).toMatch(/wfkit\.config\.json:1:1: not valid JSON \(nested too deeply to read\)/);
   });
 });
 

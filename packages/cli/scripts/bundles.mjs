@@ -26,11 +26,12 @@ export const { version } = JSON.parse(readFileSync(new URL("package.json", root)
 
 const workspaceSource = (name) => path(`../${name}/src/index.ts`);
 
-/** @wfkit/core and @wfkit/dsl from their sources. */
+/** The workspace packages (core, dsl, project, language-server) from their TypeScript sources. */
 const workspaceSources = {
   name: "workspace-sources",
   setup(build) {
-    build.onResolve({ filter: /^@wfkit\/(core|dsl|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
+    build.onResolve({ filter: /^@wfkit\/(core|dsl|project|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
+    build.onResolve({ filter: /^@wfkit\/project\/pure$/ }, () => ({ path: workspaceSource("project").replace(/index\.ts$/, "pure.ts") }));
   },
 };
 

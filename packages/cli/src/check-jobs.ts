@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { catalogueAt } from "./catalogue-file.js";
 import { checkText } from "./check-file.js";
-import type { SeveritySetting } from "./config.js";
+import type { SeveritySetting } from "@wfkit/project";
 import { CliError, describeFsError } from "./errors.js";
 import { languageOf } from "./files.js";
 import type { FileReport } from "./report.js";

@@ -11,7 +11,9 @@
  * - A pattern that is not an existing path but contains glob characters is matched (with
  *   picomatch) against the files under its static base directory; matches count by the
  *   same rule as a directory walk.
- * - Files a wfkit.config.json `ignore`s are left out (the caller says which those are).
+ * - Files that `--ignore` or a wfkit.config.json `ignore`s are left out, and a walk does not
+ *   enter an ignored directory at all (so no config inside it is read); the caller's
+ *   `ignores` (the project's resolver) says which those are.
  *
  * Results keep the order of the arguments; within a directory or glob they are sorted, so
  * output is the same on every machine. A file named twice is checked once.
@@ -31,10 +33,16 @@ export interface InputFile {
 /** Which files a walk picks up: all definitions (check), or only `.wf` sources (fmt). */
 export type WalkKind = "definitions" | "wf-sources";
 
+/** What is left out: answered by @wfkit/project's resolver, through the CLI's ConfigResolver. */
+export interface Ignores {
+  isIgnored(absolutePath: string): boolean;
+  isIgnoredDirectory(absolutePath: string): boolean;
+}
+
 export interface CollectOptions {
   cwd: string;
   kind: WalkKind;
-  isIgnored?: (absolutePath: string) => boolean;
+  ignores?: Ignores;
 }
 
 export interface Collected {
@@ -58,7 +66,7 @@ export async function collectFiles(patterns: readonly string[], options: Collect
   const add = (absolutePath: string) => {
     if (seen.has(absolutePath)) return;
     seen.add(absolutePath);
-    if (options.isIgnored?.(absolutePath)) {
+    if (options.ignores?.isIgnored(absolutePath)) {
       ignored++;
       return;
     }
@@ -74,7 +82,7 @@ export async function collectFiles(patterns: readonly string[], options: Collect
     if (info?.isFile()) {
       add(absolute);
     } else if (info?.isDirectory()) {
-      const found = await walk(absolute, options.kind, () => true);
+      const found = await walk(absolute, options, () => true);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions found (looked for ${describeKind(options.kind)})`);
       found.forEach(add);
     } else if (info) {
@@ -102,11 +110,11 @@ async function matchGlob(pattern: string, options: CollectOptions): Promise<stri
   // Match the path as the user would write it: relative to the working directory, unless
   // the pattern itself is absolute.
   const absolutePattern = path.isAbsolute(pattern);
-  return walk(root, options.kind, (absolutePath) => matcher(absolutePattern ? absolutePath.split(path.sep).join("/") : displayPathOf(absolutePath, options.cwd)));
+  return walk(root, options, (absolutePath) => matcher(absolutePattern ? absolutePath.split(path.sep).join("/") : displayPathOf(absolutePath, options.cwd)));
 }
 
-/** All files under `directory` that count for `kind`, sorted. */
-async function walk(directory: string, kind: WalkKind, matches: (absolutePath: string) => boolean): Promise<string[]> {
+/** All files under `directory` that count for `kind`, sorted; ignored directories are not entered. */
+async function walk(directory: string, { kind, ignores }: CollectOptions, matches: (absolutePath: string) => boolean): Promise<string[]> {
   const found: string[] = [];
   const pending = [directory];
   while (pending.length) {
@@ -120,7 +128,7 @@ async function walk(directory: string, kind: WalkKind, matches: (absolutePath: s
     for (const entry of entries) {
       const absolutePath = path.join(current, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) pending.push(absolutePath);
+        if (!SKIPPED_DIRECTORIES.has(entry.name) && !ignores?.isIgnoredDirectory(absolutePath)) pending.push(absolutePath);
       } else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(absolutePath).catch(() => undefined))?.isFile())) {
         if (matches(absolutePath) && (await counts(absolutePath, kind))) found.push(absolutePath);
       }
@@ -172,20 +180,4 @@ export function languageOf(fileName: string, text: string): "wf" | "json" {
   if (lower.endsWith(".wf")) return "wf";
   if (lower.endsWith(".json") || lower.endsWith(".jsonc")) return "json";
   return /^\ufeff?\s*[{[]/.test(text) ? "json" : "wf";
-}
-
-/**
- * `--ignore GLOB` patterns: picomatch globs matched against paths relative to the working
- * directory, like the paths wfkit shows. Undefined when there are none.
- */
-export function ignoreFlagMatcher(patterns: readonly string[], cwd: string): ((absolutePath: string) => boolean) | undefined {
-  if (!patterns.length) return undefined;
-  const matcher = picomatch(patterns.map((pattern) => pattern.split(path.sep).join("/").replace(/^\.\//, "")), { dot: true });
-  return (absolutePath) => matcher(displayPathOf(absolutePath, cwd));
-}
-
-/** A file is ignored when any of the rules says so. */
-export function anyIgnores(...rules: (((absolutePath: string) => boolean) | undefined)[]): (absolutePath: string) => boolean {
-  const present = rules.filter((rule): rule is (absolutePath: string) => boolean => rule !== undefined);
-  return (absolutePath) => present.some((rule) => rule(absolutePath));
 }

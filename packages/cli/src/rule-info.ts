@@ -4,7 +4,7 @@
  * this CLI's own are described here.
  */
 import { rules, type Severity } from "@wfkit/core";
-import { DSL_CODE_SEVERITY, SUPPRESSION_CODES } from "./codes.js";
+import { DSL_CODE_SEVERITY, SUPPRESSION_CODES } from "@wfkit/project";
 import { ruleDocUrl } from "./project.js";
 
 export interface RuleInfo {
@@ -109,7 +109,7 @@ export function allRuleInfo(): RuleInfo[] {
   });
   cached ??= [
     ...rules.map(({ meta }) => info(meta.id, meta.severity, { title: meta.title, rationale: meta.rationale, fix: meta.fix }, "rule")),
-    ...Object.entries(DSL_RULES).map(([id, description]) => info(id, DSL_CODE_SEVERITY[id] ?? "error", description, "dsl")),
+    ...Object.entries(DSL_RULES).map(([id, description]) => info(id, DSL_CODE_SEVERITY.get(id) ?? "error", description, "dsl")),
     ...Object.entries(CLI_RULES).map(([id, description]) => info(id, "warning", description, "cli")),
   ];
   return cached;

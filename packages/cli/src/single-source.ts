@@ -19,10 +19,9 @@ export interface SourceCheckFlags {
 }
 
 export function checkSingleSource(source: SourceInput, io: Io, flags: SourceCheckFlags): CheckedSource {
-  const config = new ConfigResolver(io.cwd, flags.config).configFor(source.absolutePath);
-  const cataloguePath = flags.catalogue !== undefined ? path.resolve(io.cwd, flags.catalogue) : config?.catalogue;
-  const catalogue = catalogueAt(cataloguePath, io.cwd);
-  return checkSource(source.displayPath, source.text, source.language, { catalogue, severity: config?.severity ?? new Map() });
+  const override = flags.catalogue !== undefined ? path.resolve(io.cwd, flags.catalogue) : undefined;
+  const { cataloguePath, policy } = new ConfigResolver(io.cwd, flags.config).fileProject(source.absolutePath, override);
+  return checkSource(source.displayPath, source.text, source.language, { catalogue: catalogueAt(cataloguePath, io.cwd), severity: policy.severity });
 }
 
 /** Writes a file's faults to stderr, as `check` would show them. */

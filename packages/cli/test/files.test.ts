@@ -56,7 +56,7 @@ describe("collectFiles", () => {
 
   it("leaves out ignored files and counts them", async () => {
     const root = tree();
-    const collected = await collectFiles(["flows"], { cwd: root, kind: "wf-sources", isIgnored: (file) => file.endsWith(`${path.sep}a.wf`) });
+    const collected = await collectFiles(["flows"], { cwd: root, kind: "wf-sources", ignores: { isIgnored: (file) => file.endsWith(`${path.sep}a.wf`), isIgnoredDirectory: () => false } });
     expect(collected.files.map((file) => file.displayPath)).toEqual(["flows/deep/er/f.wf"]);
     expect(collected.ignored).toBe(1);
   });

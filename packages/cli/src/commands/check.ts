@@ -7,9 +7,9 @@ import { catalogueAt } from "../catalogue-file.js";
 import type { CheckJob } from "../check-jobs.js";
 import { runCheckJobs } from "../check-jobs.js";
 import { painter, shouldColour } from "../colors.js";
-import { ConfigResolver, type Config } from "../config.js";
+import { ConfigResolver } from "../config.js";
 import { UsageError } from "../errors.js";
-import { anyIgnores, collectFiles, ignoreFlagMatcher } from "../files.js";
+import { collectFiles } from "../files.js";
 import { FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
 import type { Io } from "../io.js";
 import { BATCH_SIZE, workersAvailable } from "../parallel.js";
@@ -38,28 +38,27 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   if (readsStdin && patterns.length > 1) throw new UsageError("`-` (standard input) cannot be combined with other paths", "check");
   if (stdinFilename !== undefined && !readsStdin) throw new UsageError("--stdin-filename only applies when reading standard input (give `-` as the path)", "check");
 
-  const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"));
+  const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"), stringsFlag(args, "ignore"));
   const flagCatalogue = catalogueFlag === undefined ? undefined : path.resolve(io.cwd, catalogueFlag);
   // Read the catalogue up front: a bad --catalogue is an error even if no file needs it.
   if (flagCatalogue) catalogueAt(flagCatalogue, io.cwd);
-  const jobFor = (absolutePath: string, displayPath: string, config: Config | undefined): CheckJob => {
-    const cataloguePath = flagCatalogue ?? config?.catalogue;
-    return { displayPath, absolutePath, languageName: absolutePath, ...(cataloguePath ? { cataloguePath } : {}), severity: [...(config?.severity ?? [])] };
+  const jobFor = (absolutePath: string, displayPath: string): CheckJob => {
+    const { cataloguePath, policy } = configs.fileProject(absolutePath, flagCatalogue);
+    return { displayPath, absolutePath, languageName: absolutePath, ...(cataloguePath ? { cataloguePath } : {}), severity: [...policy.severity] };
   };
 
   let jobs: CheckJob[];
   if (readsStdin) {
     const source = await readSourceInput("-", io, stdinFilename);
-    const job = jobFor(source.absolutePath, source.displayPath, configs.configFor(source.absolutePath));
+    const job = jobFor(source.absolutePath, source.displayPath);
     jobs = [{ ...job, text: source.text, languageName: stdinFilename ?? source.displayPath }];
   } else {
-    const isIgnored = anyIgnores(configs.isIgnored, ignoreFlagMatcher(stringsFlag(args, "ignore"), io.cwd));
-    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", isIgnored });
+    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ignores: configs });
     if (!collected.files.length) {
       io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
       return 0;
     }
-    jobs = collected.files.map((file) => jobFor(file.absolutePath, file.displayPath, configs.configFor(file.absolutePath)));
+    jobs = collected.files.map((file) => jobFor(file.absolutePath, file.displayPath));
   }
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);

@@ -8,14 +8,14 @@ import type { Io } from "../io.js";
 import { writeOutput } from "../output-target.js";
 import { errorCount, printFaults } from "../single-source.js";
 import { readSourceInput, singleFileArgument } from "../source-input.js";
-import { DSL_CODE_SEVERITY } from "../codes.js";
+import { DSL_CODE_SEVERITY } from "@wfkit/project";
 
 export async function runDecompile(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(decompileSpec, argv);
   const source = await readSourceInput(singleFileArgument(args.positionals, "decompile"), io, stringFlag(args, "stdin-filename"));
   // Only the JSON's own faults matter here (syntax, repeated keys), not the rules.
   const checked = checkSource(source.displayPath, source.text, "json", { catalogue: defaultCatalogue, severity: new Map() });
-  const report = { ...checked.report, faults: checked.report.faults.filter((fault) => fault.code in DSL_CODE_SEVERITY) };
+  const report = { ...checked.report, faults: checked.report.faults.filter((fault) => DSL_CODE_SEVERITY.has(fault.code)) };
   printFaults(io, report);
   if (errorCount(report) > 0 || checked.definition === undefined) return 1;
   await writeOutput(decompile(checked.definition), stringFlag(args, "output"), io);

@@ -7,7 +7,7 @@ import { catalogueAt } from "../catalogue-file.js";
 import { checkSource } from "../check-file.js";
 import { ConfigResolver } from "../config.js";
 import { CliError, describeFsError, UsageError } from "../errors.js";
-import { anyIgnores, collectFiles, ignoreFlagMatcher, languageOf } from "../files.js";
+import { collectFiles, languageOf } from "../files.js";
 import type { Io } from "../io.js";
 import { formatMinorUnits } from "../money.js";
 import type { FileReport } from "../report.js";
@@ -23,7 +23,7 @@ export async function runEstimate(argv: readonly string[], io: Io): Promise<numb
   if (args.positionals.includes("-") && args.positionals.length > 1) throw new UsageError("`-` (standard input) cannot be combined with other paths", "estimate");
   if (stdinFilename !== undefined && args.positionals[0] !== "-") throw new UsageError("--stdin-filename only applies when reading standard input (give `-` as the path)", "estimate");
 
-  const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"));
+  const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"), stringsFlag(args, "ignore"));
   const catalogueFlag = stringFlag(args, "catalogue");
   const flagCatalogue = catalogueFlag === undefined ? undefined : path.resolve(io.cwd, catalogueFlag);
   if (flagCatalogue) catalogueAt(flagCatalogue, io.cwd);
@@ -32,8 +32,7 @@ export async function runEstimate(argv: readonly string[], io: Io): Promise<numb
   if (args.positionals[0] === "-") {
     sources = [await readSourceInput("-", io, stdinFilename)];
   } else {
-    const isIgnored = anyIgnores(configs.isIgnored, ignoreFlagMatcher(stringsFlag(args, "ignore"), io.cwd));
-    const { files } = await collectFiles(args.positionals, { cwd: io.cwd, kind: "definitions", isIgnored });
+    const { files } = await collectFiles(args.positionals, { cwd: io.cwd, kind: "definitions", ignores: configs });
     sources = [];
     for (const file of files) {
       const text = await readFile(file.absolutePath, "utf8").catch((error: unknown) => {

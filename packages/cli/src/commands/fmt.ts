@@ -6,7 +6,7 @@ import { fmtSpec } from "./specs.js";
 import { writeFileAtomic } from "../atomic-write.js";
 import { ConfigResolver } from "../config.js";
 import { CliError, describeFsError, UsageError } from "../errors.js";
-import { anyIgnores, collectFiles, ignoreFlagMatcher } from "../files.js";
+import { collectFiles } from "../files.js";
 import type { Io } from "../io.js";
 import type { Diagnostic, FileReport } from "../report.js";
 import { printFaults } from "../single-source.js";
@@ -41,7 +41,7 @@ export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
   }
   if (stdinFilename !== undefined) throw new UsageError("--stdin-filename only applies when reading standard input (give `-` as the path)", "fmt");
 
-  const { files } = await collectFiles(patterns, { cwd: io.cwd, kind: "wf-sources", isIgnored: anyIgnores(new ConfigResolver(io.cwd).isIgnored, ignoreFlagMatcher(stringsFlag(args, "ignore"), io.cwd)) });
+  const { files } = await collectFiles(patterns, { cwd: io.cwd, kind: "wf-sources", ignores: new ConfigResolver(io.cwd, undefined, stringsFlag(args, "ignore")) });
   const notWf = files.find((file) => !file.absolutePath.endsWith(".wf"));
   if (notWf) throw new UsageError(`${notWf.displayPath}: fmt formats .wf sources only (to turn JSON into .wf, use \`wfkit decompile\`)`, "fmt");
   let failed = false;

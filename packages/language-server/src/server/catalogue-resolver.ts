@@ -1,24 +1,44 @@
 /**
- * Which part catalogue a document is checked against, in the order the issue fixes:
- * the `wfkit.catalogue` setting, else the nearest `wfkit.config.json` walking up from the
- * document (its `catalogue` key, a path relative to that file), else the embedded sample.
+ * What applies to a document, found as `wfkit check` finds it, through @wfkit/project (the
+ * CLI's own code): the catalogue (the `wfkit.catalogue` setting, else the `catalogue` of the
+ * nearest `wfkit.config.json`, else the embedded sample), and the config's severity settings,
+ * which the language service applies with the document's suppressions. A config's `ignore`
+ * does not hide an open document, as `wfkit check -` does not ignore what an editor sends.
  *
- * Loaded catalogues are cached by path and dropped when the client reports that a watched
- * file changed or the settings changed, so an edit to the catalogue re-checks open documents.
+ * Configs may have comments, as the CLI allows. Config and catalogue files are read only if
+ * they are regular files under the size limit (a FIFO or `/dev/zero` cannot hang the
+ * server). A config or catalogue that cannot be used is a warning on the document (saying
+ * where the mistake is, never quoting the file), and the document is checked against the
+ * sample with no settings, where the CLI would stop with exit code 2.
+ *
+ * What was read is cached and dropped when the client reports that a watched file changed
+ * or the settings changed, so an edit to the config or the catalogue re-checks open documents.
  */
-import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultCatalogue, loadCatalogue, type Catalogue } from "@wfkit/core";
+import { defaultCatalogue, type Catalogue } from "@wfkit/core";
+import {
+  CONFIG_FILE_NAME,
+  describeFileProblem,
+  fileProjectOf,
+  loadCatalogueFile,
+  NO_POLICY,
+  ProjectError,
+  ProjectResolver,
+  type CatalogueLoad,
+  type FilePolicy,
+} from "@wfkit/project";
 
-export const CONFIG_FILE_NAME = "wfkit.config.json";
+export { CONFIG_FILE_NAME };
 
 export interface ResolvedCatalogue {
   catalogue: Catalogue;
   /** The catalogue file, or undefined for the embedded sample. */
   path: string | undefined;
-  /** Why the configured catalogue could not be used (the sample is used instead). */
+  /** Why the configured catalogue or config could not be used (the sample is used instead). */
   problem?: string;
+  /** The config's severity settings for the document. */
+  policy: FilePolicy;
 }
 
 export interface CatalogueSettings {
@@ -27,13 +47,12 @@ export interface CatalogueSettings {
   workspaceRoot?: string | undefined;
 }
 
-const EMBEDDED: ResolvedCatalogue = { catalogue: defaultCatalogue, path: undefined };
+const EMBEDDED: ResolvedCatalogue = { catalogue: defaultCatalogue, path: undefined, policy: NO_POLICY };
 
 export class CatalogueResolver {
-  private readonly loaded = new Map<string, ResolvedCatalogue>();
-  /** Directory -> the config file that governs it (or null), so walking up happens once per folder. */
-  private readonly configByDirectory = new Map<string, string | null>();
+  private readonly loaded = new Map<string, CatalogueLoad>();
   private settings: CatalogueSettings = {};
+  private project = this.newProject();
 
   configure(settings: CatalogueSettings): void {
     this.settings = settings;
@@ -43,7 +62,7 @@ export class CatalogueResolver {
   /** Forgets everything read from disk; the next lookup reads again. */
   invalidate(): void {
     this.loaded.clear();
-    this.configByDirectory.clear();
+    this.project = this.newProject();
   }
 
   /** Every file whose change should re-check documents: the catalogues in use and config files. */
@@ -52,93 +71,43 @@ export class CatalogueResolver {
   }
 
   resolve(documentUri: string): ResolvedCatalogue {
+    const file = filePathOf(documentUri);
     const configured = this.settings.cataloguePath?.trim();
-    if (configured) {
-      const base = this.settings.workspaceRoot ?? directoryOf(documentUri) ?? process.cwd();
-      return this.load(path.resolve(base, configured), "the `wfkit.catalogue` setting");
-    }
-    const directory = directoryOf(documentUri);
-    if (!directory) return EMBEDDED;
-    const configFile = this.findConfig(directory);
-    if (!configFile) return EMBEDDED;
-    let config: unknown;
+    const override = configured ? path.resolve(this.settings.workspaceRoot ?? (file ? path.dirname(file) : process.cwd()), configured) : undefined;
+    if (!file) return override ? this.withCatalogue(override, "the `wfkit.catalogue` setting", NO_POLICY) : EMBEDDED;
+    let project;
     try {
-      config = JSON.parse(readFileSync(configFile, "utf8"));
+      project = fileProjectOf(this.project, file, override);
     } catch (error) {
-      return { ...EMBEDDED, problem: `${configFile} could not be read (${messageOf(error)}); using the sample catalogue.` };
+      if (!(error instanceof ProjectError)) throw error;
+      return { ...EMBEDDED, problem: `${describeFileProblem(error.problem, error.problem.path)}; this config could not be used, so the sample catalogue and no config settings apply.` };
     }
-    const cataloguePath = typeof config === "object" && config !== null ? (config as Record<string, unknown>).catalogue : undefined;
-    if (typeof cataloguePath !== "string") return EMBEDDED;
-    return this.load(path.resolve(path.dirname(configFile), cataloguePath), configFile);
+    if (project.cataloguePath === undefined) return { ...EMBEDDED, policy: project.policy };
+    return this.withCatalogue(project.cataloguePath, override ? "the `wfkit.catalogue` setting" : (project.config?.path ?? "the config"), project.policy);
   }
 
-  private load(filePath: string, origin: string): ResolvedCatalogue {
-    const cached = this.loaded.get(filePath);
-    if (cached) return cached;
-    let result: ResolvedCatalogue;
-    try {
-      const loaded = loadCatalogue(JSON.parse(readFileSync(filePath, "utf8")));
-      result = loaded.ok
-        ? { catalogue: loaded.catalogue, path: filePath }
-        : {
-            ...EMBEDDED,
-            path: filePath,
-            problem: `The catalogue ${filePath} (from ${origin}) is invalid: ${loaded.problems
-              .slice(0, 3)
-              .map((p) => `${p.pointer || "/"}: ${p.message}`)
-              .join("; ")}. Using the sample catalogue.`,
-          };
-    } catch (error) {
-      result = { ...EMBEDDED, path: filePath, problem: `The catalogue ${filePath} (from ${origin}) could not be read (${messageOf(error)}). Using the sample catalogue.` };
-    }
-    this.loaded.set(filePath, result);
-    return result;
+  private withCatalogue(filePath: string, origin: string, policy: FilePolicy): ResolvedCatalogue {
+    let loaded = this.loaded.get(filePath);
+    if (!loaded) this.loaded.set(filePath, (loaded = loadCatalogueFile(filePath)));
+    if (loaded.ok) return { catalogue: loaded.catalogue, path: filePath, policy };
+    return {
+      ...EMBEDDED,
+      path: filePath,
+      policy,
+      problem: `${describeFileProblem(loaded.problem, filePath)}; this catalogue (named by ${origin}) could not be read, so the sample catalogue is used.`,
+    };
   }
 
-  private findConfig(directory: string): string | undefined {
-    const visited: string[] = [];
-    let current = directory;
-    let found: string | null | undefined;
-    for (;;) {
-      if (this.configByDirectory.has(current)) {
-        found = this.configByDirectory.get(current);
-        break;
-      }
-      visited.push(current);
-      const candidate = path.join(current, CONFIG_FILE_NAME);
-      if (isFile(candidate)) {
-        found = candidate;
-        break;
-      }
-      const parent = path.dirname(current);
-      if (parent === current) {
-        found = null;
-        break;
-      }
-      current = parent;
-    }
-    for (const directoryVisited of visited) this.configByDirectory.set(directoryVisited, found ?? null);
-    return found ?? undefined;
+  private newProject(): ProjectResolver {
+    return new ProjectResolver({ cwd: this.settings?.workspaceRoot ?? process.cwd() });
   }
 }
 
-function directoryOf(uri: string): string | undefined {
+function filePathOf(uri: string): string | undefined {
   if (!uri.startsWith("file:")) return undefined;
   try {
-    return path.dirname(fileURLToPath(uri));
+    return fileURLToPath(uri);
   } catch {
     return undefined;
   }
-}
-
-function isFile(filePath: string): boolean {
-  try {
-    return statSync(filePath).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

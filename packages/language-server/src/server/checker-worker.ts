@@ -40,7 +40,7 @@ export function runCheckerWorker(): void {
         service = createLanguageService({ docsBaseUrl: message.docsBaseUrl });
         break;
       case "open":
-        documents.set(message.uri, service.createDocument({ uri: message.uri, language: message.language, version: message.version, text: message.text, catalogue: message.catalogue, catalogueProblem: message.problem }));
+        documents.set(message.uri, service.createDocument({ uri: message.uri, language: message.language, version: message.version, text: message.text, catalogue: message.catalogue, catalogueProblem: message.problem, policy: message.policy }));
         break;
       case "change": {
         const document = documents.get(message.uri);
@@ -49,7 +49,7 @@ export function runCheckerWorker(): void {
       }
       case "catalogue": {
         const document = documents.get(message.uri);
-        if (document) documents.set(message.uri, service.withCatalogue(document, message.catalogue, message.problem));
+        if (document) documents.set(message.uri, service.withCatalogue(document, message.catalogue, message.problem, message.policy));
         break;
       }
       case "close":

@@ -13,6 +13,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Catalogue } from "@wfkit/core";
+import type { FilePolicy } from "@wfkit/project/pure";
 import type { Diagnostic, Language, TextChange } from "../service/types.js";
 import type { LanguageService } from "../service/language-service.js";
 import type { WfkitDocument } from "../service/document.js";
@@ -36,9 +37,9 @@ export interface CheckResult {
 /** The messages the main thread sends the worker. */
 export type CheckerMessage =
   | { type: "configure"; docsBaseUrl: string }
-  | { type: "open"; uri: string; language: Language; version: number; text: string; catalogue: Catalogue; problem: string | undefined }
+  | { type: "open"; uri: string; language: Language; version: number; text: string; catalogue: Catalogue; problem: string | undefined; policy: FilePolicy }
   | { type: "change"; uri: string; version: number; changes: TextChange[] }
-  | { type: "catalogue"; uri: string; catalogue: Catalogue; problem: string | undefined }
+  | { type: "catalogue"; uri: string; catalogue: Catalogue; problem: string | undefined; policy: FilePolicy }
   | { type: "close"; uri: string }
   | { type: "check"; uri: string };
 

@@ -84,8 +84,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     checker.send({ type: "configure", docsBaseUrl: settings.docsBaseUrl });
     for (const [uri, document] of documents) {
       const resolved = catalogueFor(uri);
-      documents.set(uri, service.withCatalogue(document, resolved.catalogue, resolved.problem));
-      checker.send({ type: "catalogue", uri, catalogue: resolved.catalogue, problem: resolved.problem });
+      documents.set(uri, service.withCatalogue(document, resolved.catalogue, resolved.problem, resolved.policy));
+      checker.send({ type: "catalogue", uri, catalogue: resolved.catalogue, problem: resolved.problem, policy: resolved.policy });
       scheduler.schedule(uri);
     }
   }
@@ -182,8 +182,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     if (!language) return;
     const resolved = catalogueFor(textDocument.uri);
     const { uri, version, text } = textDocument;
-    documents.set(uri, service.createDocument({ uri, language, version, text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem }));
-    checker.send({ type: "open", uri, language, version, text, catalogue: resolved.catalogue, problem: resolved.problem });
+    documents.set(uri, service.createDocument({ uri, language, version, text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem, policy: resolved.policy }));
+    checker.send({ type: "open", uri, language, version, text, catalogue: resolved.catalogue, problem: resolved.problem, policy: resolved.policy });
     scheduler.schedule(uri);
   });
 

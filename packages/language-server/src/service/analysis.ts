@@ -1,10 +1,13 @@
 /**
  * The analysis of one document version: what every feature reads. For `.wf` it is what
- * `analyzeSource` computes (the CLI's verdict), reached through the incremental parser; for
- * JSON it is `analyzeSource` itself plus jsonc-parser's tree for hovers.
+ * `analyzeSource` computes, reached through the incremental parser; for JSON it is
+ * `analyzeSource` itself plus jsonc-parser's tree for hovers. Either way the project's policy
+ * (suppressions, the config's severity) is then applied by @wfkit/project's
+ * `applyProjectPolicy`, as `wfkit check` applies it: the editor's verdict is the CLI's.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";
-import { analyzeCompiledWf, analyzeSource, parseJsonSource, type JsonSource, type SourceFault, type SourceMap } from "@wfkit/dsl";
+import { analyzeCompiledWf, analyzeSource, parseJsonSource, type JsonSource, type SourceAnalysis, type SourceFault, type SourceMap } from "@wfkit/dsl";
+import { applyProjectPolicy } from "@wfkit/project/pure";
 import type { WfkitDocument } from "./document.js";
 
 /** jsonc-parser's syntax tree, as @wfkit/dsl exposes it. */
@@ -30,9 +33,8 @@ export function analyzeDocument(document: WfkitDocument): Analysis {
 function analyzeJson(document: WfkitDocument): Analysis {
   const result = analyzeSource(document.text, "json", { catalogue: document.catalogue });
   return {
-    faults: result.faults,
+    ...withPolicy(document, result),
     estimate: result.estimate,
-    ok: result.ok,
     compiled: result.definition,
     definition: result.definition,
     sourceMap: result.sourceMap,
@@ -57,12 +59,15 @@ function analyzeWf(document: WfkitDocument): Analysis {
     check: (definition) => (history ? history.checkSession.check(definition, catalogue) : validateDefinition(definition, { catalogue })),
   });
   return {
-    faults: result.faults,
+    ...withPolicy(document, result),
     estimate: result.estimate,
-    ok: result.ok,
     compiled: compiled.definition,
     definition: result.definition,
     sourceMap: compiled.sourceMap,
     jsonTree: undefined,
   };
+}
+
+function withPolicy(document: WfkitDocument, result: SourceAnalysis): { faults: SourceFault[]; ok: boolean } {
+  return applyProjectPolicy({ text: document.text, faults: result.faults, ast: result.ast, definition: result.definition }, document.policy);
 }

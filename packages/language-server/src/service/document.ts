@@ -11,6 +11,7 @@
  * wf/incremental-parser.ts).
  */
 import { CheckSession, type Catalogue } from "@wfkit/core";
+import type { FilePolicy } from "@wfkit/project/pure";
 import { CompileCache, LineIndex, compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
 import { SymbolTable } from "./wf/symbols.js";
 import { analyzeDocument, type Analysis } from "./analysis.js";
@@ -46,6 +47,8 @@ export class WfkitDocument {
     readonly catalogue: Catalogue,
     /** Why the configured catalogue is not in use, shown as a diagnostic. */
     readonly catalogueProblem: string | undefined,
+    /** The project's severity settings for this file (the CLI's, from @wfkit/project). */
+    readonly policy: FilePolicy,
     /** @internal What this document's versions share (`.wf` only). */
     readonly history: DocumentHistory | undefined,
     readonly lines: LineMap = new LineMap(text),
@@ -61,13 +64,13 @@ export class WfkitDocument {
     const pending = this.parseResult
       ? { base: this.parseResult, region }
       : this.pending && { base: this.pending.base, region: composeRegions(this.pending.region, region) };
-    return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.history, lines, pending);
+    return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.policy, this.history, lines, pending);
   }
 
-  /** The same text checked against another catalogue (the parse is reused). */
-  withCatalogue(catalogue: Catalogue, problem: string | undefined): WfkitDocument {
+  /** The same text checked against another catalogue and policy (the parse is reused). */
+  withCatalogue(catalogue: Catalogue, problem: string | undefined, policy: FilePolicy): WfkitDocument {
     const parse = this.parseResult ? { result: this.parseResult } : this.pending;
-    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, this.history, this.lines, parse);
+    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, policy, this.history, this.lines, parse);
   }
 
   /** The `.wf` parse of this version: incremental from the parser's last parse when it can be. */

@@ -5,6 +5,7 @@
  */
 import { defaultCatalogue, type Catalogue } from "@wfkit/core";
 import { decompile, format as formatWf } from "@wfkit/dsl";
+import { NO_POLICY, type FilePolicy } from "@wfkit/project/pure";
 import { DocumentHistory, WfkitDocument } from "./document.js";
 import { applyChanges } from "./text.js";
 import type {
@@ -49,14 +50,16 @@ export interface DocumentInit {
   text: string;
   catalogue?: Catalogue;
   catalogueProblem?: string | undefined;
+  /** The project's severity settings (none when omitted). */
+  policy?: FilePolicy;
 }
 
 export interface LanguageService {
   createDocument(init: DocumentInit): WfkitDocument;
   /** The next version of a document: `changes` applied in order, unchanged statements reused. */
   updateDocument(document: WfkitDocument, version: number, changes: readonly TextChange[]): WfkitDocument;
-  /** The same version checked against another catalogue. */
-  withCatalogue(document: WfkitDocument, catalogue: Catalogue, problem?: string): WfkitDocument;
+  /** The same version checked against another catalogue and policy. */
+  withCatalogue(document: WfkitDocument, catalogue: Catalogue, problem?: string, policy?: FilePolicy): WfkitDocument;
 
   doValidation(document: WfkitDocument): Diagnostic[];
   doComplete(document: WfkitDocument, position: Position): CompletionItem[];
@@ -88,14 +91,14 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   return {
     createDocument(init) {
       const history = init.language === "wf" ? new DocumentHistory() : undefined;
-      return new WfkitDocument(init.uri, init.language, init.version, init.text, init.catalogue ?? defaultCatalogue, init.catalogueProblem, history);
+      return new WfkitDocument(init.uri, init.language, init.version, init.text, init.catalogue ?? defaultCatalogue, init.catalogueProblem, init.policy ?? NO_POLICY, history);
     },
     updateDocument(document, version, changes) {
       const { text, lines, region } = applyChanges(document.lines, changes);
       return document.next(version, text, lines, region);
     },
-    withCatalogue(document, catalogue, problem) {
-      return document.withCatalogue(catalogue, problem);
+    withCatalogue(document, catalogue, problem, policy) {
+      return document.withCatalogue(catalogue, problem, policy ?? NO_POLICY);
     },
     doValidation: (document) => doValidation(document, docsBaseUrl),
     doComplete,

@@ -1,15 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "@wfkit/dsl";
-import { applySuppressions, parseSuppressions as parseWith, placeComments } from "../src/suppress.js";
-import type { Diagnostic } from "../src/report.js";
+import type { SourceFault } from "@wfkit/dsl";
+import { applySuppressions, parseSuppressions as parseWith, placeComments, suppressionWorkSteps } from "../src/suppress.js";
 
-const fault = (code: string, line: number, severity: "error" | "warning" = "warning"): Diagnostic => ({
+/** A fault at the start of a line; its span is not read by suppressions (they go by line). */
+const fault = (code: string, line: number, severity: "error" | "warning" = "warning"): SourceFault => ({
   code,
   severity,
   message: code,
   nodeId: null,
   pointer: "",
   range: { start: { line, character: 0 }, end: { line, character: 1 } },
+  span: { start: 0, end: 1 },
 });
 
 /** Suppressions of a `.wf` text, with its comments found by the DSL's lexer as in `check`. */
@@ -113,5 +115,37 @@ describe("applySuppressions", () => {
     const result = applySuppressions([fault("dead-end", 0)], parseSuppressions("node a # wfkit-ignore dead-end, unknown-field: x\n"));
     expect(result.map((f) => [f.code, f.range.start.character])).toEqual([["unused-suppression", 32]]);
     expect(result[0]!.message).toContain("unknown-field");
+  });
+});
+
+describe("work", () => {
+  /**
+   * The shapes that were quadratic: a run of own-line suppressions (each looked ahead over the
+   * rest of the run for its line of code) and many faults against many suppressions (each
+   * fault scanned every suppression). Steps are counted, not timed.
+   */
+  function stepsFor(n: number): number {
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) lines.push(`# wfkit-ignore dead-end, unknown-field: kept ${i}`);
+    for (let i = 0; i < n; i++) lines.push(`node n${i} # wfkit-ignore dead-end: trailing ${i}`);
+    const text = lines.join("\n") + "\n";
+    const faults = [] as SourceFault[];
+    for (let i = 0; i < n; i++) faults.push(fault("dead-end", n + i), fault("unknown-field", n + i), fault("cycle", n + i, "error"));
+    const comments = parse(text).ast.comments;
+    const before = suppressionWorkSteps();
+    const result = applySuppressions(faults, parseWith(text, comments));
+    const steps = suppressionWorkSteps() - before;
+    // Every dead end is covered and the errors stay; the run's `unknown-field` covers line n only.
+    expect(result.filter((f) => f.code === "cycle")).toHaveLength(n);
+    expect(result.filter((f) => f.code === "dead-end")).toHaveLength(0);
+    expect(result.filter((f) => f.code === "unknown-field").map((f) => f.range.start.line)).toEqual(faults.filter((f) => f.code === "unknown-field").slice(1).map((f) => f.range.start.line));
+    return steps;
+  }
+
+  it("grows linearly with comments and faults (4x the input, at most 4.5x the steps)", () => {
+    const small = stepsFor(500);
+    const large = stepsFor(2_000);
+    expect(small).toBeGreaterThan(0);
+    expect(large / small).toBeLessThan(4.5);
   });
 });

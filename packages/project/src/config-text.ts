@@ -1,0 +1,130 @@
+/**
+ * The text of a `wfkit.config.json`, read into settings, or into the first problem with its
+ * place. Pure: no file system, no paths resolved (see project.ts for that).
+ *
+ *   {
+ *     "catalogue": "catalogue.json",            // relative to this config file
+ *     "severity": { "dead-end": "off" },        // "off" | "warning" | "error", warnings only
+ *     "ignore": ["drafts/**", "**\/*.old.wf"]   // globs relative to this config file
+ *   }
+ *
+ * Comments and trailing commas are allowed. The value is read from jsonc-parser's tree, not
+ * from an object it built: an object built from `{"__proto__": {...}}` inherits what that key
+ * holds, and a config must never honour a setting it does not state as its own.
+ *
+ * A problem names the place (line and column) and the kind of mistake; it quotes no value
+ * from the file, and quotes a key only when it is short and shaped like a name (see
+ * `quotedName`), so a config pointed at a file of secrets never prints them.
+ */
+import { parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
+import { Suggester } from "@wfkit/core";
+import { closestCode, defaultSeverityOf, knownCodes } from "./codes.js";
+import { lineColumnAt, type TextPlace } from "./text-place.js";
+
+export type SeveritySetting = "off" | "warning" | "error";
+const SEVERITY_SETTINGS: ReadonlySet<string> = new Set<SeveritySetting>(["off", "warning", "error"]);
+/** `$schema` lets editors validate the file; it means nothing to wfkit. */
+const CONFIG_KEYS = ["catalogue", "severity", "ignore", "$schema"] as const;
+const CONFIG_KEY_SET: ReadonlySet<string> = new Set(CONFIG_KEYS);
+const keySuggester = new Suggester();
+
+export interface ConfigSettings {
+  /** The catalogue path as written (relative to the config file). */
+  catalogue?: string;
+  severity: ReadonlyMap<string, SeveritySetting>;
+  /** Glob patterns as written (relative to the config file). */
+  ignore: readonly string[];
+}
+
+export interface ConfigProblem extends TextPlace {
+  message: string;
+}
+
+export type ConfigParse = { ok: true; settings: ConfigSettings } | { ok: false; problem: ConfigProblem };
+
+class Refusal {
+  constructor(
+    readonly offset: number,
+    readonly message: string,
+  ) {}
+}
+
+export function parseConfigText(text: string): ConfigParse {
+  try {
+    return { ok: true, settings: readConfig(text) };
+  } catch (error) {
+    if (error instanceof Refusal) return { ok: false, problem: { ...lineColumnAt(text, error.offset), message: error.message } };
+    throw error;
+  }
+}
+
+function readConfig(text: string): ConfigSettings {
+  const errors: ParseError[] = [];
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  } catch (error) {
+    // jsonc-parser recurses per nesting level; thousands of levels overflow the stack.
+    if (error instanceof RangeError) throw new Refusal(0, "not valid JSON (nested too deeply to read)");
+    throw error;
+  }
+  const first = errors[0];
+  if (first) throw new Refusal(first.offset, `not valid JSON (${printParseErrorCode(first.error)})`);
+  if (!root || root.type !== "object") throw new Refusal(root?.offset ?? 0, "must hold a JSON object");
+
+  const settings: { catalogue?: string; severity: Map<string, SeveritySetting>; ignore: string[] } = { severity: new Map(), ignore: [] };
+  for (const [key, keyNode, value] of membersOf(root)) {
+    if (!CONFIG_KEY_SET.has(key)) {
+      const close = keySuggester.closest(key, CONFIG_KEYS);
+      throw new Refusal(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore)`);
+    }
+    if (key === "catalogue") {
+      if (value.type !== "string" || value.value === "") throw new Refusal(value.offset, "`catalogue` must be the path of a catalogue file, relative to the config");
+      settings.catalogue = value.value as string;
+    } else if (key === "severity") {
+      if (value.type !== "object") throw new Refusal(value.offset, '`severity` must be an object such as {"dead-end": "off"}');
+      settings.severity = new Map();
+      for (const [code, codeNode, setting] of membersOf(value)) settings.severity.set(code, severitySetting(code, codeNode, setting));
+    } else if (key === "ignore") {
+      if (value.type !== "array") throw new Refusal(value.offset, '`ignore` must be an array of glob patterns such as ["drafts/**"]');
+      settings.ignore = (value.children ?? []).map((pattern) => {
+        if (pattern.type !== "string" || pattern.value === "") throw new Refusal(pattern.offset, "each `ignore` entry must be a glob pattern (a non-empty string) such as \"drafts/**\"");
+        return pattern.value as string;
+      });
+    }
+  }
+  return settings;
+}
+
+function severitySetting(code: string, codeNode: Node, setting: Node): SeveritySetting {
+  const defaultSeverity = defaultSeverityOf(code);
+  if (!defaultSeverity) {
+    const close = closestCode(code);
+    throw new Refusal(codeNode.offset, `\`severity\` names ${quotedName(code)}, which is not a wfkit fault code${close ? `; did you mean \`${close}\`?` : ""} (known codes: ${knownCodes().join(", ")})`);
+  }
+  if (setting.type !== "string" || !SEVERITY_SETTINGS.has(setting.value as string))
+    throw new Refusal(setting.offset, `\`severity.${code}\` must be "off", "warning" or "error"`);
+  if (defaultSeverity === "error" && setting.value !== "error")
+    throw new Refusal(
+      setting.offset,
+      `\`severity.${code}\` cannot be "${setting.value as string}": \`${code}\` is an error, and the service refuses such a graph whatever wfkit says; only warnings can be configured`,
+    );
+  return setting.value as SeveritySetting;
+}
+
+/** An object node's members as [key, key node, value node]; a later duplicate key wins, as in JSON.parse. */
+function* membersOf(object: Node): Generator<[string, Node, Node]> {
+  for (const property of object.children ?? []) {
+    const [keyNode, valueNode] = property.children ?? [];
+    if (keyNode && valueNode) yield [keyNode.value as string, keyNode, valueNode];
+  }
+}
+
+/**
+ * A key or code from the file, quoted when it is shaped like a name (at most 32 letters,
+ * digits, `_`, `$`, `-`, `.`), else described: the place already says which one it is, and a
+ * long opaque string may be a secret the config was pointed at by mistake.
+ */
+export function quotedName(name: string): string {
+  return /^[\w$.-]{1,32}$/.test(name) ? `\`${name}\`` : "a key";
+}
