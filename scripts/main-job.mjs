@@ -26,4 +26,4 @@ console.log("\n== Estimates ==");
 wfkit(["estimate", "examples", "--ignore", "examples/broken/**"], { expectFaults: false });
 console.log("\n== Broken examples: these fail on purpose, to show the diagnostics ==");
 // examples/wfkit.config.json ignores them; this config ignores nothing.
-wfkit(["check", "examples/broken", "--config", "examples/broken/show-broken.config.json"], { expectFaults: true });
+wfkit(["check", "examples/broken", "--config", "examples/show-broken.config.json"], { expectFaults: true });

@@ -52,7 +52,7 @@ const fixtureCases: Case[] = [
  * The repository's examples (written with the DSL), in every output format; the broken ones
  * too, which examples/wfkit.config.json leaves out of a plain `wfkit check examples`.
  */
-const exampleCases: Case[] = FORMATS.map((format) => ({ name: `examples.${format}`, args: ["check", "examples", "--config", "examples/broken/show-broken.config.json", "--format", format], cwd: repoRoot }));
+const exampleCases: Case[] = FORMATS.map((format) => ({ name: `examples.${format}`, args: ["check", "examples", "--config", "examples/show-broken.config.json", "--format", format], cwd: repoRoot }));
 
 function render(testCase: Case, result: { status: number | null; stdout: string; stderr: string }): string {
   const stdin = testCase.stdin === undefined ? "" : `--- stdin\n${testCase.stdin}`;
