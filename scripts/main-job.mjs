@@ -25,4 +25,5 @@ wfkit(["check", "examples", "--ignore", "examples/broken/**"], { expectFaults: f
 console.log("\n== Estimates ==");
 wfkit(["estimate", "examples", "--ignore", "examples/broken/**"], { expectFaults: false });
 console.log("\n== Broken examples: these fail on purpose, to show the diagnostics ==");
-wfkit(["check", "examples/broken"], { expectFaults: true });
+// examples/wfkit.config.json ignores them; this config ignores nothing.
+wfkit(["check", "examples/broken", "--config", "examples/show-broken.config.json"], { expectFaults: true });

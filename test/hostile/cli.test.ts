@@ -131,8 +131,9 @@ describe("nothing lost: writing commands never damage what they read", () => {
     for (const name of ["broken.wf", "garbage.wf"]) {
       const before = readFileSync(path.join(dir, name));
       const run = runCli(["fmt", "--write", name], { cwd: dir });
-      expect(run.status, name).toBe(1);
-      expect(run.stderr, name).toMatch(/was not formatted/);
+      // 2: could not be formatted at all, which is not "would change" (1).
+      expect(run.status, name).toBe(2);
+      expect(run.stderr, name).toMatch(/could not be formatted/);
       expect(readFileSync(path.join(dir, name)).equals(before), name).toBe(true);
     }
   });
@@ -143,8 +144,8 @@ describe("nothing lost: writing commands never damage what they read", () => {
     const latin1 = Buffer.concat([Buffer.from("# caf"), Buffer.from([0xe9]), Buffer.from("\ntrigger   start on_demand\ndestination d standalone\nstart -> d\n")]);
     const dir = tempDir({ "latin1.wf": latin1 });
     const run = runCli(["fmt", "--write", "latin1.wf"], { cwd: dir });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/latin1\.wf was not formatted: it is not valid UTF-8 \(line 1\)/);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/latin1\.wf could not be formatted: it is not valid UTF-8 \(line 1\)/);
     expect(readFileSync(path.join(dir, "latin1.wf")).equals(latin1)).toBe(true);
   });
 

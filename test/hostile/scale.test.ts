@@ -70,7 +70,7 @@ describe("a 50 MB file through the CLI", () => {
     const text = `${`# ${"c".repeat(97)}\n`.repeat((50 * MB) / 100)}trigger start on_demand {\n`;
     const dir = tempDir({ "big.wf": text });
     const run = runCli(["fmt", "--write", "big.wf"], { cwd: dir });
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
     expect(readFileSync(path.join(dir, "big.wf"), "utf8") === text).toBe(true);
   });

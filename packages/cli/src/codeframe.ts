@@ -2,8 +2,11 @@
  * A code frame: the lines around a range with the range underlined by carets, as babel,
  * rustc and eslint's codeframe formatter draw them. Tabs become spaces and wide characters
  * take two columns (see text-width.ts) so the carets sit exactly under the marked text.
+ * Control characters and line separators show as U+FFFD (see printable.ts): a file's text
+ * never reaches the terminal raw.
  */
 import type { Painter, Style } from "./colors.js";
+import { printable } from "./printable.js";
 import type { Range } from "./report.js";
 import { sliceColumns, toDisplayLine, type DisplayLine } from "./text-width.js";
 
@@ -46,11 +49,13 @@ export function codeFrame(lines: readonly string[], range: Range, paint: Painter
 
   const gutter = String(Math.max(...rows.map((row) => (row === "gap" ? 0 : row + 1)))).length;
   const displays = new Map<number, DisplayLine>();
-  for (const row of rows) if (row !== "gap") displays.set(row, toDisplayLine(lines[row] ?? ""));
+  // Masked one for one, so that offsets into the line still point at the same characters.
+  const shownLine = (row: number) => printable(lines[row] ?? "", "mask");
+  for (const row of rows) if (row !== "gap") displays.set(row, toDisplayLine(shownLine(row)));
   // One window for every row, so that the rows stay aligned with each other.
   const widest = Math.max(...[...displays.values()].map((display) => display.columns[display.columns.length - 1]!));
   // The window moves right only when the start of the range would not be visible otherwise.
-  const [markFrom, markTo] = underline(displays.get(startLine)!, lines[startLine] ?? "", startLine, startLine, shownEnd, range);
+  const [markFrom, markTo] = underline(displays.get(startLine)!, shownLine(startLine), startLine, startLine, shownEnd, range);
   const windowStart = widest > MAX_LINE_WIDTH && Math.min(markTo, markFrom + 20) > MAX_LINE_WIDTH - 1 ? Math.max(0, markFrom - WINDOW_LEAD) : 0;
   const windowEnd = windowStart + MAX_LINE_WIDTH;
 
@@ -70,7 +75,7 @@ export function codeFrame(lines: readonly string[], range: Range, paint: Painter
     const number = String(row + 1).padStart(gutter);
     out.push(`${indent}${marked ? paint.paint(["bold", mark], ">") : " "} ${paint.paint("dim", `${number} |`)}${shown ? " " + shown.trimEnd() : ""}`);
     if (!marked) continue;
-    const [from, to] = underline(display, lines[row] ?? "", row, startLine, shownEnd, range);
+    const [from, to] = underline(display, shownLine(row), row, startLine, shownEnd, range);
     const visibleFrom = Math.min(Math.max(from - windowStart, 0), MAX_LINE_WIDTH - 1);
     const visibleTo = Math.min(Math.max(to - windowStart, visibleFrom + 1), MAX_LINE_WIDTH);
     out.push(`${indent}  ${" ".repeat(gutter)} ${paint.paint("dim", "|")} ${" ".repeat(visibleFrom)}${paint.paint(["bold", mark], "^".repeat(visibleTo - visibleFrom))}`);

@@ -1,14 +1,18 @@
 /**
- * Terminal colours. The escape codes come from Node's own `util.styleText` (in Node since
- * 20.12, so no colour library to load); whether to use them is decided here, because Node 20's
- * styleText does not look at the stream or the environment itself.
+ * Terminal colours, decided here and only here:
  *
- * - `NO_COLOR` set to anything but "" turns colours off, always (https://no-color.org).
- * - Otherwise `FORCE_COLOR` turns them on ("0" or "false" turns them off), for CI logs that
- *   render ANSI.
+ * - `NO_COLOR` present and not empty turns colours off, always (https://no-color.org: an
+ *   empty `NO_COLOR` is as if it were not set).
+ * - Otherwise `FORCE_COLOR` present turns them on, for CI logs that render ANSI; `0` or
+ *   `false` turns them off. An empty `FORCE_COLOR` turns them on, as in Node and chalk.
  * - Otherwise colours are on only when the stream is a terminal and TERM is not "dumb".
+ *
+ * The escape codes are Node's own table (`util.inspect.colors`, the one `util.styleText`
+ * uses), applied here directly: styleText in Node 20 makes a decision of its own for a single
+ * style (it looks at process.stdout and NO_COLOR being present at all) and none for a list
+ * of styles, so with it one line came out half coloured.
  */
-import { styleText } from "node:util";
+import { inspect } from "node:util";
 
 export type Style = "bold" | "dim" | "red" | "yellow" | "green" | "cyan" | "gray" | "underline" | "magenta";
 
@@ -24,9 +28,16 @@ export function shouldColour(env: Readonly<Record<string, string | undefined>>, 
   return isTTY && env.TERM !== "dumb";
 }
 
+function sgr(style: Style, text: string): string {
+  const [open, close] = inspect.colors[style]!;
+  return `\u001b[${open}m${text}\u001b[${close}m`;
+}
+
 export function painter(enabled: boolean): Painter {
   return {
     enabled,
-    paint: enabled ? (style, text) => (text === "" ? text : styleText(style, text)) : (_style, text) => text,
+    paint: enabled
+      ? (style, text) => (text === "" ? text : (Array.isArray(style) ? style : [style]).reduceRight((inner, one) => sgr(one, inner), text))
+      : (_style, text) => text,
   };
 }

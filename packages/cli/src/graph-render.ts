@@ -2,18 +2,20 @@
  * Drawing a definition's graph as Mermaid (renders in GitHub Markdown and most docs sites)
  * or Graphviz DOT (for `dot -Tsvg`).
  *
- * Node ids are arbitrary strings in a definition (spaces, quotes, `end`, `->`), so neither
- * format gets them raw:
- * - Mermaid: each node gets a synthetic id (`n0`, `n1`, ...), which also avoids Mermaid's
- *   reserved words such as `end`; the real id is shown in a quoted label where `"`, `#`,
- *   `<`, `>` and `&` are written as Mermaid entity codes (`#quot;`, `#35;`, ...).
- * - DOT: ids are double-quoted strings with `\` and `"` escaped and line breaks as `\n`.
+ * Node ids are arbitrary strings in a definition (spaces, quotes, `end`, `->`, line breaks,
+ * escape sequences), so neither format gets them raw. Each node gets a synthetic id (`n0`,
+ * `n1`, ...), which also avoids Mermaid's reserved words such as `end`, and the real id is
+ * shown in a quoted label, first made printable (control characters and line breaks written
+ * as `\n`, `\u001b`: see printable.ts), then quoted by the format's own rules:
+ * - Mermaid: `"`, `#`, `<`, `>` and `&` as Mermaid entity codes (`#34;`, `#35;`, ...).
+ * - DOT: `\` and `"` escaped with a backslash.
  *
  * Shapes follow flowchart custom: the trigger is a terminator (stadium/oval), parts are
  * boxes, a gate is a decision (diamond), a destination is output (parallelogram). An edge
  * naming a node that does not exist is drawn to a dashed placeholder, so reviews see it.
  */
 import { isPlainObject, isVersionSaveBody } from "@wfkit/core";
+import { printable } from "./printable.js";
 
 export type GraphFormat = "mermaid" | "dot";
 
@@ -86,7 +88,9 @@ export function renderGraph(definition: unknown, format: GraphFormat): string {
 }
 
 export function escapeMermaidLabel(text: string): string {
-  return text.replace(/[#"<>&]/g, (char) => `#${char.codePointAt(0)};`).replace(/[\r\n\t]+/g, " ");
+  return printable(text)
+    .replace(/[#"<>&]/g, (char) => `#${char.codePointAt(0)};`)
+    .replace(/\t/g, " ");
 }
 
 function renderMermaid(graph: Graph): string {
@@ -109,13 +113,9 @@ function renderMermaid(graph: Graph): string {
   return lines.join("\n") + "\n";
 }
 
-/** The inside of a DOT quoted string: `\` and `"` escaped, line breaks as DOT's `\n`. */
+/** The inside of a DOT quoted label: printable, then `\` and `"` escaped. */
 export function escapeDot(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\r\n|\r|\n/g, "\\n");
-}
-
-export function quoteDot(text: string): string {
-  return `"${escapeDot(text)}"`;
+  return printable(text).replace(/\\/g, "\\\\").replace(/"/g, '\\"');
 }
 
 function renderDot(graph: Graph): string {
@@ -128,8 +128,8 @@ function renderDot(graph: Graph): string {
     missing: "shape=box, style=dashed",
   };
   const lines = ["digraph workflow {", "  rankdir=LR;"];
-  for (const node of graph.nodes) lines.push(`  ${quoteDot(node.id)} [label="${escapeDot(node.id)}\\n${escapeDot(node.detail)}", ${shape[node.kind]}];`);
-  for (const edge of graph.edges) lines.push(`  ${quoteDot(graph.nodes[edge.from]!.id)} -> ${quoteDot(graph.nodes[edge.to]!.id)};`);
+  graph.nodes.forEach((node, index) => lines.push(`  n${index} [label="${escapeDot(node.id)}\\n${escapeDot(node.detail)}", ${shape[node.kind]}];`));
+  for (const edge of graph.edges) lines.push(`  n${edge.from} -> n${edge.to};`);
   lines.push("}");
   return lines.join("\n") + "\n";
 }

@@ -3,6 +3,7 @@
  * commands in-process with fake streams and environment, and so that output is written in
  * one piece (a partial report on a broken pipe is worse than none).
  */
+import { fstatSync, type Stats } from "node:fs";
 
 export interface Output {
   write(text: string): void;
@@ -13,6 +14,8 @@ export interface Output {
    * very large output awaits it between pieces, so the pieces are not all held in memory.
    */
   flushed?(): Promise<void>;
+  /** The file behind the stream (device and inode), so `-o` naming that same file writes here. */
+  identity?(): Stats | undefined;
 }
 
 export interface Io {
@@ -26,7 +29,7 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true, flushed: () => drained(process.stdout) },
+    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true, flushed: () => drained(process.stdout), identity: () => fileOf(1) },
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     cwd: process.cwd(),
     env: process.env,
@@ -36,6 +39,14 @@ export function processIo(): Io {
       return Buffer.concat(chunks).toString("utf8");
     },
   };
+}
+
+function fileOf(fd: number): Stats | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resolves when `stream` has no more queued output (or can take none: closed, failed). */

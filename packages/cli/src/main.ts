@@ -4,12 +4,14 @@
  * Exit codes: 0 success; 1 the input has faults (check, compile, estimate, fmt --check...);
  * 2 a usage error, an I/O error (missing file, unreadable or invalid catalogue or config), or
  * an internal error. A failure is one line on stderr, never a stack trace (set WFKIT_DEBUG=1
- * to see the stack of an internal error).
+ * to see the stack of an internal error). Messages quote paths and names from the command
+ * line and from files, so they are printed through `printable`: one line, no control codes.
  */
 import { renderCommandHelp, type CommandSpec } from "./args.js";
 import { checkSpec, compileSpec, decompileSpec, estimateSpec, fmtSpec, graphSpec, lspSpec } from "./commands/specs.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
+import { printable } from "./printable.js";
 import { HOMEPAGE, VERSION } from "./project.js";
 
 type Run = (argv: readonly string[], io: Io) => Promise<number>;
@@ -96,12 +98,12 @@ function findCommand(name: string): Command {
 export function reportFailure(error: unknown, io: Io): number {
   if (error instanceof UsageError) {
     const help = error.command ? `wfkit ${error.command} --help` : "wfkit --help";
-    io.stderr.write(`wfkit${error.command ? ` ${error.command}` : ""}: ${error.message} (see \`${help}\`)\n`);
+    io.stderr.write(`wfkit${error.command ? ` ${error.command}` : ""}: ${printable(error.message)} (see \`${help}\`)\n`);
   } else if (error instanceof CliError) {
-    io.stderr.write(`wfkit: ${error.message}\n`);
+    io.stderr.write(`wfkit: ${printable(error.message)}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`wfkit: internal error: ${message.split("\n")[0]}. This is a bug in wfkit; please report it at ${HOMEPAGE}/issues with the command you ran (WFKIT_DEBUG=1 shows the stack).\n`);
+    io.stderr.write(`wfkit: internal error: ${printable(message.split("\n")[0]!)}. This is a bug in wfkit; please report it at ${HOMEPAGE}/issues with the command you ran (WFKIT_DEBUG=1 shows the stack).\n`);
     if (io.env.WFKIT_DEBUG && error instanceof Error && error.stack) io.stderr.write(error.stack + "\n");
   }
   return EXIT.failure;

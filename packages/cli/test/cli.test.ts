@@ -159,10 +159,10 @@ describe("writing files", () => {
     expect(runCli(["fmt", "--check", "."], { cwd: root })).toMatchObject({ status: 0, stdout: "" });
   });
 
-  it("fmt --write leaves a file that does not parse alone and exits 1", () => {
+  it("fmt --write leaves a file that does not parse alone and exits 2", () => {
     const broken = "trigger start on_demand\npart p = pack@1 {\n";
     const root = tempTree({ "bad.wf": broken });
-    expect(runCli(["fmt", "--write", "bad.wf"], { cwd: root }).status).toBe(1);
+    expect(runCli(["fmt", "--write", "bad.wf"], { cwd: root }).status).toBe(2);
     expect(readFileSync(path.join(root, "bad.wf"), "utf8")).toBe(broken);
   });
 

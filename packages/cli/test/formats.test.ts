@@ -45,7 +45,7 @@ describe("github", () => {
     expect(formatGithub(report, context)).toBe(
       [
         "::error file=flows/my flow.wf,line=1,col=20,endLine=1,endColumn=35,title=wfkit part-unknown::`terminal.compar` is not a part [see catalogue]%0ASuggestion: terminal.compare",
-        "::warning file=flows/my flow.wf,line=2,col=6,endLine=2,endColumn=7,title=wfkit dead-end::line one%0Aline two",
+        "::warning file=flows/my flow.wf,line=2,col=6,endLine=2,endColumn=7,title=wfkit dead-end::line one\\nline two",
         "",
       ].join("\n"),
     );

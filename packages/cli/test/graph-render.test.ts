@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeMermaidLabel, graphOf, quoteDot, renderGraph } from "../src/graph-render.js";
+import { escapeDot, escapeMermaidLabel, graphOf, renderGraph } from "../src/graph-render.js";
 
 const definition = {
   schemaVersion: 1,
@@ -53,17 +53,24 @@ describe("mermaid", () => {
   });
 
   it("escapes every character that could end or alter a label", () => {
-    expect(escapeMermaidLabel('"#<>&\n')).toBe("#34;#35;#60;#62;#38; ");
+    expect(escapeMermaidLabel('"#<>&\t')).toBe("#34;#35;#60;#62;#38; ");
+  });
+
+  it("writes line breaks and control characters as visible escapes, never raw", () => {
+    expect(escapeMermaidLabel("a\n::error::x")).toBe("a\\n::error::x");
+    expect(escapeMermaidLabel("\u001b]52;c;aGk=\u0007\u009b31m\u2028")).toBe("\\u001b]52;c;aGk=\\u0007\\u009b31m\\u2028");
   });
 });
 
 describe("dot", () => {
-  it("quotes ids and escapes backslashes, quotes and line breaks", () => {
-    expect(quoteDot('a "b" \\ c\nd')).toBe('"a \\"b\\" \\\\ c\\nd"');
+  it("uses synthetic ids and escapes backslashes, quotes and line breaks in labels", () => {
+    // A line break in an id is shown as the two characters `\n`, so DOT gets `\\n`.
+    expect(escapeDot('a "b" \\ c\nd\u001b')).toBe('a \\"b\\" \\\\ c\\\\nd\\\\u001b');
     const dot = renderGraph(definition, "dot");
-    expect(dot).toContain('  "say \\"hi\\"" [label="say \\"hi\\"\\nterminal.profile@1 (2 subjects)", shape=box];');
-    expect(dot).toContain('  "end" -> "a\\\\b<c>#1;";');
-    expect(dot).toContain('  "ghost" [label="ghost\\nnot declared", shape=box, style=dashed];');
+    expect(dot).toContain('  n1 [label="say \\"hi\\"\\nterminal.profile@1 (2 subjects)", shape=box];');
+    expect(dot).toContain('  n3 [label="a\\\\b<c>#1;\\ndestination: standalone", shape=parallelogram];');
+    expect(dot).toContain("  n2 -> n3;");
+    expect(dot).toContain('  n4 [label="ghost\\nnot declared", shape=box, style=dashed];');
     expect(dot.startsWith("digraph workflow {\n  rankdir=LR;\n")).toBe(true);
     expect(dot.endsWith("}\n")).toBe(true);
   });

@@ -2,16 +2,18 @@
 import { parseCommandArgs, stringFlag } from "../args.js";
 import { compileSpec } from "./specs.js";
 import type { Io } from "../io.js";
-import { writeOutput } from "../output-target.js";
+import { outputTarget, writeOutput } from "../output-target.js";
+import { printableKeepingLineBreaks } from "../printable.js";
 import { checkSingleSource, errorCount, printFaults } from "../single-source.js";
 import { readSourceInput, singleFileArgument } from "../source-input.js";
 
 export async function runCompile(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(compileSpec, argv);
   const source = await readSourceInput(singleFileArgument(args.positionals, "compile"), io, stringFlag(args, "stdin-filename"));
+  const target = await outputTarget(stringFlag(args, "output"), io, source.fromStdin ? [] : [source.absolutePath]);
   const checked = checkSingleSource(source, io, { catalogue: stringFlag(args, "catalogue"), config: stringFlag(args, "config") });
   printFaults(io, checked.report);
   if (errorCount(checked.report) > 0 || checked.definition === undefined) return 1;
-  await writeOutput(JSON.stringify(checked.definition, null, 2) + "\n", stringFlag(args, "output"), io);
+  await writeOutput(printableKeepingLineBreaks(JSON.stringify(checked.definition, null, 2)) + "\n", target, io);
   return 0;
 }

@@ -10,6 +10,7 @@ import { CliError, describeFsError, UsageError } from "../errors.js";
 import { collectFiles, languageOf } from "../files.js";
 import type { Io } from "../io.js";
 import { formatMinorUnits } from "../money.js";
+import { printableKeepingLineBreaks, printable } from "../printable.js";
 import type { FileReport } from "../report.js";
 import { errorCount, printFaults } from "../single-source.js";
 import { readSourceInput, type SourceInput } from "../source-input.js";
@@ -51,7 +52,7 @@ export async function runEstimate(argv: readonly string[], io: Io): Promise<numb
   for (const report of reports) {
     printFaults(io, report);
     if (errorCount(report) > 0 || !report.estimate) {
-      io.stderr.write(`wfkit: ${report.path} has errors, so it has no estimate\n`);
+      io.stderr.write(`wfkit: ${printable(report.path)} has errors, so it has no estimate\n`);
       failed = true;
     }
   }
@@ -62,12 +63,12 @@ export async function runEstimate(argv: readonly string[], io: Io): Promise<numb
 /** `{version: 1, files: [{path, ok, estimate?}]}`: the shape of `check --format json`, without faults. */
 function renderEstimateJson(reports: readonly FileReport[]): string {
   const files = reports.map((report) => ({ path: report.path, ok: report.ok, ...(report.estimate ? { estimate: report.estimate } : {}) }));
-  return JSON.stringify({ version: 1, files }, null, 2) + "\n";
+  return printableKeepingLineBreaks(JSON.stringify({ version: 1, files }, null, 2)) + "\n";
 }
 
 /** One table per file with an estimate; a heading names the file when there are several. */
 function renderEstimateTables(reports: readonly FileReport[]): string {
-  const tables = reports.filter((report) => report.estimate).map((report) => (reports.length > 1 ? `${report.path}\n` : "") + renderEstimateTable(report.estimate!));
+  const tables = reports.filter((report) => report.estimate).map((report) => (reports.length > 1 ? `${printable(report.path)}\n` : "") + renderEstimateTable(report.estimate!));
   return tables.join("\n");
 }
 
@@ -79,7 +80,7 @@ function renderEstimateTables(reports: readonly FileReport[]): string {
  *   total                         80 minor units
  */
 export function renderEstimateTable(estimate: Estimate): string {
-  const rows = estimate.parts.map((part) => [part.nodeId, part.partId, formatMinorUnits(part.costMinorUnits)] as const);
+  const rows = estimate.parts.map((part) => [printable(part.nodeId), printable(part.partId), formatMinorUnits(part.costMinorUnits)] as const);
   const total = formatMinorUnits(estimate.costMinorUnits);
   const header = ["node", "part", "cost"] as const;
   const width = (column: 0 | 1 | 2) => Math.max(header[column].length, ...rows.map((row) => row[column].length), column === 2 ? total.length : 0);

@@ -1,4 +1,11 @@
-/** `wfkit fmt`: the canonical layout of `.wf` sources. */
+/**
+ * `wfkit fmt`: the canonical layout of `.wf` sources.
+ *
+ * Exit status: 0 when every file is formatted (or was written); 1 when `--check` finds files
+ * that would change; 2 when a file could not be formatted at all (it does not parse, is not
+ * UTF-8, or cannot be written), which is a different problem from "would change" and wins
+ * over it, as in prettier. Each such file gets one line naming it, after its syntax errors.
+ */
 import { readFile } from "node:fs/promises";
 import { format } from "@wfkit/dsl";
 import { booleanFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
@@ -8,9 +15,13 @@ import { ConfigResolver } from "../config.js";
 import { CliError, describeFsError, UsageError } from "../errors.js";
 import { collectFiles } from "../files.js";
 import type { Io } from "../io.js";
-import type { Diagnostic, FileReport } from "../report.js";
+import { printable } from "../printable.js";
+import { plural, type Diagnostic, type FileReport } from "../report.js";
 import { printFaults } from "../single-source.js";
 import { readSourceInput } from "../source-input.js";
+
+const EXIT_WOULD_CHANGE = 1;
+const EXIT_UNFORMATTABLE = 2;
 
 interface Formatted {
   text: string;
@@ -31,10 +42,13 @@ export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
     if (write) throw new UsageError("--write cannot write to standard input", "fmt");
     const source = await readSourceInput("-", io, stdinFilename);
     const result = formatText(source.text);
-    if (result.errors.length) return reportUnformattable(io, source.displayPath, source.text, result.errors);
+    if (result.errors.length) {
+      reportUnformattable(io, source.displayPath, source.text, result.errors);
+      return EXIT_UNFORMATTABLE;
+    }
     if (check) {
-      if (result.changed) io.stdout.write(`${source.displayPath}\n`);
-      return result.changed ? 1 : 0;
+      if (result.changed) io.stdout.write(`${printable(source.displayPath)}\n`);
+      return result.changed ? EXIT_WOULD_CHANGE : 0;
     }
     io.stdout.write(result.text);
     return 0;
@@ -58,7 +72,7 @@ export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
     // writing the text back would destroy them: leave such a file as it is.
     if (write && !Buffer.from(text, "utf8").equals(bytes)) {
       const line = text.slice(0, Math.max(0, text.indexOf("\ufffd"))).split(/\r\n|\r|\n/).length;
-      io.stderr.write(`wfkit: ${file.displayPath} was not formatted: it is not valid UTF-8 (line ${line}), and rewriting it would replace those bytes\n`);
+      io.stderr.write(`wfkit: ${printable(file.displayPath)} could not be formatted: it is not valid UTF-8 (line ${line}), and rewriting it would replace those bytes\n`);
       failed = true;
       continue;
     }
@@ -71,21 +85,23 @@ export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
     if (write) {
       if (!result.changed) continue;
       try {
-        if ((await writeFileAtomic(file.absolutePath, result.text)) === "written") io.stdout.write(`${file.displayPath}\n`);
+        if ((await writeFileAtomic(file.absolutePath, result.text, file.displayPath)) === "written") io.stdout.write(`${printable(file.displayPath)}\n`);
       } catch (error) {
-        throw new CliError(`cannot write ${describeFsError(error, file.displayPath)}`);
+        if (!(error instanceof CliError)) throw error;
+        io.stderr.write(`wfkit: ${printable(error.message)}\n`);
+        failed = true;
       }
     } else if (check) {
       if (result.changed) {
         unformatted = true;
-        io.stdout.write(`${file.displayPath}\n`);
+        io.stdout.write(`${printable(file.displayPath)}\n`);
       }
     } else {
       io.stdout.write(result.text);
     }
   }
   if (check && unformatted) io.stderr.write("wfkit: the files listed are not formatted; run `wfkit fmt --write` to format them\n");
-  return failed || unformatted ? 1 : 0;
+  return failed ? EXIT_UNFORMATTABLE : unformatted ? EXIT_WOULD_CHANGE : 0;
 }
 
 function formatText(text: string): Formatted {
@@ -96,9 +112,8 @@ function formatText(text: string): Formatted {
   return { text: result.text, changed: result.changed, errors };
 }
 
-function reportUnformattable(io: Io, displayPath: string, text: string, errors: Diagnostic[]): number {
+function reportUnformattable(io: Io, displayPath: string, text: string, errors: Diagnostic[]): void {
   const report: FileReport = { path: displayPath, ok: false, faults: errors, source: text };
   printFaults(io, report);
-  io.stderr.write(`wfkit: ${displayPath} was not formatted: it does not parse\n`);
-  return 1;
+  io.stderr.write(`wfkit: ${printable(displayPath)} could not be formatted: it does not parse (${plural(errors.length, "syntax error")}, shown above)\n`);
 }

@@ -50,7 +50,7 @@ export const compileSpec: CommandSpec = {
     "The JSON goes to stdout, or with -o to a file written atomically (left untouched if unchanged).",
   ].join("\n"),
   flags: {
-    output: { type: "string", short: "o", value: "OUT.json", description: "Write the JSON here instead of to stdout." },
+    output: { type: "string", short: "o", value: "OUT.json", description: "Write the JSON to this regular file (through links; never the input); - is stdout." },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
     "stdin-filename": { type: "string", value: "NAME", description: "The name of the source read from standard input (-)." },
@@ -72,7 +72,7 @@ export const decompileSpec: CommandSpec = {
     "with its position and the exit status is 1.",
   ].join("\n"),
   flags: {
-    output: { type: "string", short: "o", value: "OUT.wf", description: "Write the source here instead of to stdout." },
+    output: { type: "string", short: "o", value: "OUT.wf", description: "Write the source to this regular file (through links; never the input); - is stdout." },
     "stdin-filename": { type: "string", value: "NAME", description: "The name of the JSON read from standard input (-)." },
   },
   examples: [
@@ -88,11 +88,12 @@ export const fmtSpec: CommandSpec = {
   details: [
     "Without --write or --check, prints each file formatted. Directories are walked for *.wf files;",
     "with no PATH, the current directory is; files a wfkit.config.json ignores are left out. A file",
-    "that does not parse is reported (exit 1) and left alone. Files are written atomically and only",
-    "when their text changes.",
+    "that cannot be formatted (it does not parse, is not UTF-8 or cannot be written) is named and",
+    "left alone. Files are written atomically, through symbolic links, and only when their text",
+    "changes; read-only files are refused.",
     "",
-    "Exit status: 0 on success; 1 when a file does not parse, or with --check when a file would",
-    "change; 2 on a usage or I/O error.",
+    "Exit status: 0 on success; 1 with --check when a file would change; 2 when a file could not",
+    "be formatted, or on a usage or I/O error.",
   ].join("\n"),
   flags: {
     write: { type: "boolean", short: "w", description: "Rewrite files in place, and list the ones that changed." },
@@ -142,7 +143,7 @@ export const graphSpec: CommandSpec = {
   ].join("\n"),
   flags: {
     format: { type: "string", short: "f", value: "FORMAT", description: "mermaid (default) or dot." },
-    output: { type: "string", short: "o", value: "FILE", description: "Write the diagram here instead of to stdout." },
+    output: { type: "string", short: "o", value: "FILE", description: "Write the diagram to this regular file (through links; never the input); - is stdout." },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
     "stdin-filename": { type: "string", value: "NAME", description: "The name of the source read from standard input (-)." },

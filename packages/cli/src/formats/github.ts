@@ -7,8 +7,12 @@
  * Escaped exactly as @actions/core escapes them (`escapeData` and `escapeProperty` in its
  * command.ts), so a message with a newline, `%`, `:` or `,` cannot break the command.
  * Columns are 1-based UTF-16, `endColumn` just after the range, as in every wfkit format.
+ * Text from the file (the path, ids in messages) first goes through `printable`, so it holds
+ * no line break or control character of its own; the only line break in a message is
+ * wfkit's own before "Suggestion:", escaped as `%0A`.
  * Nothing else is printed: a GitHub log is read by the runner, not by a person.
  */
+import { printable } from "../printable.js";
 import { oneBasedRange, showsSuggestion } from "../report.js";
 import type { Formatter } from "./format.js";
 
@@ -26,14 +30,14 @@ export const formatGithub: Formatter = (report) => {
     for (const fault of file.faults) {
       const { start, end } = oneBasedRange(fault.range);
       const properties: [string, string | number][] = [
-        ["file", file.path],
+        ["file", printable(file.path)],
         ["line", start.line],
         ["col", start.column],
         ["endLine", end.line],
         ["endColumn", end.column],
         ["title", `wfkit ${fault.code}`],
       ];
-      const message = showsSuggestion(fault) ? `${fault.message}\nSuggestion: ${fault.suggestion}` : fault.message;
+      const message = printable(fault.message) + (showsSuggestion(fault) ? `\nSuggestion: ${printable(fault.suggestion)}` : "");
       out += `::${fault.severity} ${properties.map(([name, value]) => `${name}=${escapeProperty(String(value))}`).join(",")}::${escapeData(message)}\n`;
     }
   return out;

@@ -12,6 +12,7 @@
 import type { CheckReport, Diagnostic } from "../report.js";
 import { oneBasedRange } from "../report.js";
 import type { Formatter } from "./format.js";
+import { printableKeepingLineBreaks } from "../printable.js";
 
 export const JSON_FORMAT_VERSION = 1;
 
@@ -26,7 +27,8 @@ const CHUNK_SIZE = 1 << 20;
  * written: a million faults make more text than one JavaScript string can hold (about
  * 512 MB), which used to end in an internal error, and holding all the pieces at once would
  * exhaust the heap. The skeleton is stringified with a placeholder for each file's faults,
- * then each fault is stringified alone and indented to its place.
+ * then each fault is stringified alone and indented to its place. Characters a terminal would
+ * obey that JSON leaves raw (C1, line separators) are written as `\u` escapes (printable.ts).
  */
 export function* formatJsonChunks(report: CheckReport): Generator<string> {
   const document = {
@@ -56,14 +58,14 @@ export function* formatJsonChunks(report: CheckReport): Generator<string> {
     for (let i = 0; i < faults.length; i++) {
       pending += `${i ? ",\n" : ""}        ${JSON.stringify(jsonFault(faults[i]!), null, 2).replace(/\n/g, "\n        ")}`;
       if (pending.length >= CHUNK_SIZE) {
-        yield pending;
+        yield printableKeepingLineBreaks(pending);
         pending = "";
       }
     }
     pending += "\n      ]";
   }
   pending += rest;
-  if (pending) yield pending;
+  if (pending) yield printableKeepingLineBreaks(pending);
 }
 
 export function jsonFault(fault: Diagnostic): Record<string, unknown> {

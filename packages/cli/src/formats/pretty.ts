@@ -14,13 +14,15 @@
  *
  *   2 problems (1 error, 1 warning) in 1 of 2 files
  *
- * `path:line:col` is written the way editors and terminals make clickable.
+ * `path:line:col` is written the way editors and terminals make clickable. Messages, paths and
+ * suggestions go through `printable`: what a file supplies never reaches the terminal raw.
  */
 import { codeFrame, splitLines } from "../codeframe.js";
 import type { CheckReport, Diagnostic, FileReport } from "../report.js";
 import { oneBased, plural, showsSuggestion } from "../report.js";
 import type { FormatContext, Formatter } from "./format.js";
 import { formatMinorUnits } from "../money.js";
+import { printable } from "../printable.js";
 
 export const formatPretty: Formatter = (report, context) => {
   const blocks: string[] = [];
@@ -43,19 +45,20 @@ export function renderFileFaults(file: FileReport, context: FormatContext): stri
 function renderFault(file: FileReport, fault: Diagnostic, lines: readonly string[], { paint }: FormatContext): string {
   const severity = fault.severity === "error" ? paint.paint(["bold", "red"], "error") : paint.paint(["bold", "yellow"], "warning");
   const start = oneBased(fault.range.start);
-  const out = [`${severity}${paint.paint("bold", `[${fault.code}]`)}: ${fault.message}`, `  ${paint.paint("dim", "-->")} ${paint.paint("cyan", `${file.path}:${start.line}:${start.column}`)}`];
+  const path = printable(file.path);
+  const out = [`${severity}${paint.paint("bold", `[${fault.code}]`)}: ${printable(fault.message)}`, `  ${paint.paint("dim", "-->")} ${paint.paint("cyan", `${path}:${start.line}:${start.column}`)}`];
   if (lines.length) out.push(codeFrame(lines, fault.range, paint, "  ", fault.severity === "error" ? "red" : "yellow"));
-  if (showsSuggestion(fault)) out.push(`  ${paint.paint("green", "suggestion:")} ${fault.suggestion}`);
+  if (showsSuggestion(fault)) out.push(`  ${paint.paint("green", "suggestion:")} ${printable(fault.suggestion)}`);
   for (const related of fault.related ?? []) {
     const at = oneBased(related.range.start);
-    out.push(`  ${paint.paint("dim", "related:")} ${paint.paint("cyan", `${file.path}:${at.line}:${at.column}`)}: ${related.message}`);
+    out.push(`  ${paint.paint("dim", "related:")} ${paint.paint("cyan", `${path}:${at.line}:${at.column}`)}: ${printable(related.message)}`);
   }
   return out.join("\n");
 }
 
 function renderEstimateLine(file: FileReport, { paint }: FormatContext): string {
   const estimate = file.estimate!;
-  return `${paint.paint("green", "ok")} ${paint.paint("cyan", file.path)}: estimate ${formatMinorUnits(estimate.costMinorUnits)} minor units (${plural(estimate.parts.length, "part")})`;
+  return `${paint.paint("green", "ok")} ${paint.paint("cyan", printable(file.path))}: estimate ${formatMinorUnits(estimate.costMinorUnits)} minor units (${plural(estimate.parts.length, "part")})`;
 }
 
 function renderSummary(report: CheckReport, { paint, quiet }: FormatContext): string {

@@ -3,10 +3,12 @@
  * (`reviewdog -f=rdjsonl`). Follows reviewdog's proto (proto/rdf/reviewdog.proto):
  * lines are 1-based and columns are 1-based UTF-8 byte offsets, so they are converted from
  * wfkit's UTF-16 columns here using the file's text. `suggestions` are given only where the
- * replacement text is certain (see suggestionEdit).
+ * replacement text is certain (see suggestionEdit). Each record is one line: JSON escapes
+ * line breaks, and `printableKeepingLineBreaks` the other characters a terminal would obey.
  */
 import { splitLines } from "../codeframe.js";
 import type { Diagnostic, FileReport, Position, Range } from "../report.js";
+import { printableKeepingLineBreaks } from "../printable.js";
 import { HOMEPAGE } from "../project.js";
 import { ruleInfo } from "../rule-info.js";
 import type { Formatter } from "./format.js";
@@ -35,7 +37,7 @@ export const formatRdjsonl: Formatter = (report) => {
       if (edit !== undefined) diagnostic.suggestions = [{ range: range(fault.range), text: edit }];
       if (fault.related?.length)
         diagnostic.related_locations = fault.related.map((related) => ({ message: related.message, location: { path: file.path, range: range(related.range) } }));
-      out += JSON.stringify(diagnostic) + "\n";
+      out += printableKeepingLineBreaks(JSON.stringify(diagnostic)) + "\n";
     }
   }
   return out;
