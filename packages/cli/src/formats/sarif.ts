@@ -24,6 +24,7 @@ import { messageWithSuggestion, oneBasedRange } from "../report.js";
 import { HOMEPAGE, VERSION } from "../project.js";
 import { allRuleInfo, type RuleInfo } from "../rule-info.js";
 import type { Formatter } from "./format.js";
+import { printableKeepingLineBreaks } from "../printable.js";
 
 /** The `uriBaseId` of every location inside the source root (the name code scanning documents). */
 export const SOURCE_ROOT_ID = "%SRCROOT%";
@@ -50,7 +51,8 @@ export const formatSarif: Formatter = (report, context) => {
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + "\n";
+  // JSON leaves C1 controls and line separators raw; a log viewer showing them could be steered.
+  return printableKeepingLineBreaks(JSON.stringify(log, null, 2)) + "\n";
 };
 
 function sarifRule(rule: RuleInfo): Record<string, unknown> {
