@@ -21,6 +21,9 @@ import { ReadGate } from "./read-gate.js";
 import { DiagnosticsStore } from "./diagnostics-store.js";
 import { SHOW_ESTIMATE_COMMAND } from "../service/features/hints.js";
 
+/** What wfkit's commands answer about a document the server does not have. */
+const NOT_OPEN = { error: "The document is not open in the language server." };
+
 /** How many times a checker thread that stopped is replaced before checks move in-process. */
 const MAX_CHECKER_RESTARTS = 3;
 
@@ -188,9 +191,10 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
    * Runs a request against the current version of a document (`params.textDocument.uri`, or
    * `params.uri` for wfkit's own requests), guarded, honouring cancellation. A document the
    * checker thread has not measured yet is waited for (without holding up the connection);
-   * one too costly to read on this thread, or edited while the request waited, gets `fallback`.
+   * one edited while the request waited gets `fallback`, and so does one too costly to read
+   * on this thread, unless the request is a command the user ran (`costly: "run"`).
    */
-  function withDocument<T>(method: string, params: unknown, token: lsp.CancellationToken, fallback: T, run: (document: WfkitDocument) => T): Promise<T> {
+  function withDocument<T>(method: string, params: unknown, token: lsp.CancellationToken, fallback: T, run: (document: WfkitDocument) => T, costly: "fallback" | "run" = "fallback"): Promise<T> {
     return answer(method, async () => {
       const uri = method.startsWith("wfkit/") ? paramsOf.stringField(params, "uri") : paramsOf.documentUri(params);
       const requested = documents.get(uri);
@@ -198,7 +202,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       const verdict = requested.parseState === "done" ? "cheap" : await gate.verdict(uri, token);
       const document = documents.get(uri);
       if (!document || document.version !== requested.version || token.isCancellationRequested) return fallback;
-      if (verdict !== "cheap" && document.parseState !== "done") return fallback;
+      if (verdict !== "cheap" && costly === "fallback" && document.parseState !== "done") return fallback;
       return run(document);
     });
   }
@@ -334,7 +338,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       if (command !== SHOW_ESTIMATE_COMMAND) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${SHOW_ESTIMATE_COMMAND}`);
       const uri = Array.isArray(params.arguments) ? params.arguments[0] : undefined;
       if (typeof uri !== "string") throw paramsOf.invalidParams(`${SHOW_ESTIMATE_COMMAND} takes the document's uri as its argument`);
-      const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, { error: "The document is not open in the language server." }, (document) => service.estimate(document));
+      const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, (document) => service.estimate(document), "run");
       void connection.window.showInformationMessage("error" in result ? `No estimate: ${result.error}` : estimateMessage(result));
       return result;
     }),
@@ -443,11 +447,11 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
 
   // wfkit's own requests, for the editor commands (Compile to JSON, Decompile, Show estimate).
   connection.onRequest(WfkitRequests.compile, (params, token) =>
-    withDocument(WfkitRequests.compile.method, params, token, { error: "The document is not open in the language server." }, (document) => service.compile(document)),
+    withDocument(WfkitRequests.compile.method, params, token, NOT_OPEN, (document) => service.compile(document), "run"),
   );
   connection.onRequest(WfkitRequests.decompile, (params) => answer(WfkitRequests.decompile.method, () => service.decompile(paramsOf.stringField(params, "text"))));
   connection.onRequest(WfkitRequests.estimate, (params, token) =>
-    withDocument(WfkitRequests.estimate.method, params, token, { error: "The document is not open in the language server." }, (document) => service.estimate(document)),
+    withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, (document) => service.estimate(document), "run"),
   );
 
   connection.onShutdown(async () => {
