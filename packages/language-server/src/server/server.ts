@@ -255,12 +255,12 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
         watchers: [{ globPattern: "**/wfkit.config.json" }, { globPattern: "**/*.json" }],
       });
     }
-    if (supportsConfigurationPull) void refreshSettings();
+    if (supportsConfigurationPull) refreshSettings().catch((error) => reportFailure("initialized", error));
   });
 
   connection.onDidChangeConfiguration((params) => {
     const pushed = (params.settings as { wfkit?: unknown } | null | undefined)?.wfkit;
-    void refreshSettings(pushed);
+    refreshSettings(pushed).catch((error) => reportFailure("workspace/didChangeConfiguration", error));
   });
 
   connection.onDidChangeWatchedFiles((params) => {
@@ -339,7 +339,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       const uri = Array.isArray(params.arguments) ? params.arguments[0] : undefined;
       if (typeof uri !== "string") throw paramsOf.invalidParams(`${SHOW_ESTIMATE_COMMAND} takes the document's uri as its argument`);
       const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, (document) => service.estimate(document), "run");
-      void connection.window.showInformationMessage("error" in result ? `No estimate: ${result.error}` : estimateMessage(result));
+      // A notification: the client need not answer (showInformationMessage is a request).
+      void connection.sendNotification(lsp.ShowMessageNotification.type, { type: lsp.MessageType.Info, message: "error" in result ? `No estimate: ${result.error}` : estimateMessage(result) });
       return result;
     }),
   );
@@ -485,6 +486,10 @@ export function startServer(): void {
   // stdout carries the protocol: anything logged must go to the client's log instead.
   console.log = (...args: unknown[]) => connection.console.log(args.map(String).join(" "));
   console.error = (...args: unknown[]) => connection.console.error(args.map(String).join(" "));
+  // Handlers are guarded one by one; this is the net under them: a stray failure is logged,
+  // and the server goes on answering.
+  process.on("uncaughtException", (error) => connection.console.error(`wfkit: uncaught: ${error.stack ?? error.message}`));
+  process.on("unhandledRejection", (reason) => connection.console.error(`wfkit: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
   // WFKIT_LSP_IN_PROCESS=1 checks on the connection's thread (for debugging, and to test that path).
   listen(connection, { checkerModule: process.env.WFKIT_LSP_IN_PROCESS === "1" ? false : ownModule() });
 }
