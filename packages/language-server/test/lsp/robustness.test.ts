@@ -157,7 +157,7 @@ describe("malformed messages", () => {
     ]);
     const second = await client.diagnostics(uri, 2);
     // The checker thread applied the same clamped edits: `extra` is on the line after the last.
-    const extra = second.diagnostics.filter((d: Diagnostic) => d.message.includes("`extra`"));
+    const extra = second.diagnostics.filter((d: Diagnostic) => String(d.message).includes("`extra`"));
     expect(extra.length).toBeGreaterThan(0);
     expect(extra.every((d) => d.range.start.line === lastLine)).toBe(true);
     const compiled = await client.request<{ json: string }>("wfkit/compile", { uri });
