@@ -192,18 +192,29 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
    * `params.uri` for wfkit's own requests), guarded, honouring cancellation. A document the
    * checker thread has not measured yet is waited for (without holding up the connection);
    * one edited while the request waited gets `fallback`, and so does one too costly to read
-   * on this thread, unless the request is a command the user ran (`costly: "run"`).
+   * on this thread, unless the request is a command the user ran (`costly: "run"`). `read`
+   * takes what else `run` needs from the params, first, so a malformed request is refused
+   * whatever the document.
    */
-  function withDocument<T>(method: string, params: unknown, token: lsp.CancellationToken, fallback: T, run: (document: WfkitDocument) => T, costly: "fallback" | "run" = "fallback"): Promise<T> {
+  function withDocument<T, R = undefined>(
+    method: string,
+    params: unknown,
+    token: lsp.CancellationToken,
+    fallback: T,
+    read: ((params: unknown) => R) | undefined,
+    run: (document: WfkitDocument, read: R) => T,
+    costly: "fallback" | "run" = "fallback",
+  ): Promise<T> {
     return answer(method, async () => {
       const uri = method.startsWith("wfkit/") ? paramsOf.stringField(params, "uri") : paramsOf.documentUri(params);
+      const parts = read?.(params) as R;
       const requested = documents.get(uri);
       if (!requested) return fallback;
       const verdict = requested.parseState === "done" ? "cheap" : await gate.verdict(uri, token);
       const document = documents.get(uri);
       if (!document || document.version !== requested.version || token.isCancellationRequested) return fallback;
       if (verdict !== "cheap" && costly === "fallback" && document.parseState !== "done") return fallback;
-      return run(document);
+      return run(document, parts);
     });
   }
 
@@ -338,7 +349,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       if (command !== SHOW_ESTIMATE_COMMAND) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${SHOW_ESTIMATE_COMMAND}`);
       const uri = Array.isArray(params.arguments) ? params.arguments[0] : undefined;
       if (typeof uri !== "string") throw paramsOf.invalidParams(`${SHOW_ESTIMATE_COMMAND} takes the document's uri as its argument`);
-      const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, (document) => service.estimate(document), "run");
+      const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run");
       // A notification: the client need not answer (showInformationMessage is a request).
       void connection.sendNotification(lsp.ShowMessageNotification.type, { type: lsp.MessageType.Info, message: "error" in result ? `No estimate: ${result.error}` : estimateMessage(result) });
       return result;
@@ -346,35 +357,35 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.onCompletion((params, token) =>
-    withDocument("textDocument/completion", params, token, null, (document) => {
-      const items = service.doComplete(document, paramsOf.positionField(params));
+    withDocument("textDocument/completion", params, token, null, paramsOf.positionField, (document, position) => {
+      const items = service.doComplete(document, position);
       return { isIncomplete: false, items: items.map(convert.completionItem) };
     }),
   );
 
   connection.onHover((params, token) =>
-    withDocument("textDocument/hover", params, token, null, (document) => {
-      const result = service.doHover(document, paramsOf.positionField(params));
+    withDocument("textDocument/hover", params, token, null, paramsOf.positionField, (document, position) => {
+      const result = service.doHover(document, position);
       return result ? convert.hover(result) : null;
     }),
   );
 
   connection.onDefinition((params, token) =>
-    withDocument("textDocument/definition", params, token, null, (document) => {
-      const range = service.findDefinition(document, paramsOf.positionField(params));
+    withDocument("textDocument/definition", params, token, null, paramsOf.positionField, (document, position) => {
+      const range = service.findDefinition(document, position);
       return range ? { uri: document.uri, range } : null;
     }),
   );
 
   connection.onReferences((params, token) =>
-    withDocument("textDocument/references", params, token, null, (document) =>
-      service.findReferences(document, paramsOf.positionField(params), params.context?.includeDeclaration === true).map((range) => ({ uri: document.uri, range })),
+    withDocument("textDocument/references", params, token, null, paramsOf.positionField, (document, position) =>
+      service.findReferences(document, position, params.context?.includeDeclaration === true).map((range) => ({ uri: document.uri, range })),
     ),
   );
 
   connection.onPrepareRename((params, token) =>
-    withDocument("textDocument/prepareRename", params, token, null, (document) => {
-      const result = service.prepareRename(document, paramsOf.positionField(params));
+    withDocument("textDocument/prepareRename", params, token, null, paramsOf.positionField, (document, position) => {
+      const result = service.prepareRename(document, position);
       if (!result) return null;
       if ("error" in result) throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, result.error);
       return result;
@@ -382,8 +393,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.onRenameRequest((params, token) =>
-    withDocument("textDocument/rename", params, token, null, (document) => {
-      const result = service.doRename(document, paramsOf.positionField(params), paramsOf.stringField(params, "newName"));
+    withDocument("textDocument/rename", params, token, null, (p) => ({ position: paramsOf.positionField(p), newName: paramsOf.stringField(p, "newName") }), (document, { position, newName }) => {
+      const result = service.doRename(document, position, newName);
       if (!result) return null;
       if ("error" in result) throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, result.error);
       return { changes: { [document.uri]: result.edits } };
@@ -391,41 +402,41 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.onDocumentHighlight((params, token) =>
-    withDocument("textDocument/documentHighlight", params, token, null, (document) => service.findDocumentHighlights(document, paramsOf.positionField(params)).map(convert.documentHighlight)),
+    withDocument("textDocument/documentHighlight", params, token, null, paramsOf.positionField, (document, position) => service.findDocumentHighlights(document, position).map(convert.documentHighlight)),
   );
 
   connection.onDocumentSymbol((params, token) =>
-    withDocument("textDocument/documentSymbol", params, token, null, (document) => service.findDocumentSymbols(document).map(convert.documentSymbol)),
+    withDocument("textDocument/documentSymbol", params, token, null, undefined, (document) => service.findDocumentSymbols(document).map(convert.documentSymbol)),
   );
 
   connection.onFoldingRanges((params, token) =>
-    withDocument("textDocument/foldingRange", params, token, null, (document) => service.getFoldingRanges(document).map(convert.foldingRange)),
+    withDocument("textDocument/foldingRange", params, token, null, undefined, (document) => service.getFoldingRanges(document).map(convert.foldingRange)),
   );
 
   connection.onSelectionRanges((params, token) =>
-    withDocument("textDocument/selectionRange", params, token, null, (document) => service.getSelectionRanges(document, positionsOf(params.positions)).map(convert.selectionRange)),
+    withDocument("textDocument/selectionRange", params, token, null, (p) => positionsOf((p as { positions?: unknown }).positions), (document, positions) => service.getSelectionRanges(document, positions).map(convert.selectionRange)),
   );
 
   connection.onDocumentFormatting((params, token) =>
-    withDocument("textDocument/formatting", params, token, null, (document) => service.format(document, params.options)),
+    withDocument("textDocument/formatting", params, token, null, undefined, (document) => service.format(document, params.options)),
   );
 
   connection.onCodeAction((params, token) =>
-    withDocument("textDocument/codeAction", params, token, null, (document) =>
+    withDocument("textDocument/codeAction", params, token, null, paramsOf.rangeField, (document, range) =>
       service
-        .getCodeActions(document, paramsOf.rangeField(params), (Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : []).map(convert.diagnosticFromClient))
+        .getCodeActions(document, range, (Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : []).map(convert.diagnosticFromClient))
         .map((action) => convert.codeAction(document.uri, action, params.context.diagnostics)),
     ),
   );
 
   connection.languages.inlayHint.on((params, token) =>
-    withDocument("textDocument/inlayHint", params, token, null, (document) =>
-      settings.inlayHints ? service.getInlayHints(document, paramsOf.rangeField(params)).map(convert.inlayHint) : [],
+    withDocument("textDocument/inlayHint", params, token, null, paramsOf.rangeField, (document, range) =>
+      settings.inlayHints ? service.getInlayHints(document, range).map(convert.inlayHint) : [],
     ),
   );
 
   connection.onCodeLens((params, token) =>
-    withDocument("textDocument/codeLens", params, token, null, (document) => {
+    withDocument("textDocument/codeLens", params, token, null, undefined, (document) => {
       // The lens shows the latest check (the document's own, or the one before while a check
       // runs): computing a check here would block the connection on a big file.
       const latest = summaries.get(document.uri);
@@ -435,7 +446,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.languages.semanticTokens.on((params, token) =>
-    withDocument("textDocument/semanticTokens/full", params, token, { data: [] }, (document) => {
+    withDocument("textDocument/semanticTokens/full", params, token, { data: [] }, undefined, (document) => {
       const builder = new lsp.SemanticTokensBuilder();
       for (const t of service.getSemanticTokens(document)) {
         let modifiers = 0;
@@ -448,11 +459,11 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
 
   // wfkit's own requests, for the editor commands (Compile to JSON, Decompile, Show estimate).
   connection.onRequest(WfkitRequests.compile, (params, token) =>
-    withDocument(WfkitRequests.compile.method, params, token, NOT_OPEN, (document) => service.compile(document), "run"),
+    withDocument(WfkitRequests.compile.method, params, token, NOT_OPEN, undefined, (document) => service.compile(document), "run"),
   );
   connection.onRequest(WfkitRequests.decompile, (params) => answer(WfkitRequests.decompile.method, () => service.decompile(paramsOf.stringField(params, "text"))));
   connection.onRequest(WfkitRequests.estimate, (params, token) =>
-    withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, (document) => service.estimate(document), "run"),
+    withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run"),
   );
 
   connection.onShutdown(async () => {
