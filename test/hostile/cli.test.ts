@@ -43,8 +43,8 @@ const cases: Case[] = [
   { name: "a 1 MB identifier", file: "long-id.wf", content: VALID_WF.replaceAll("floor", "f".repeat(1 << 20)), status: 0 },
   { name: `${deep.toLocaleString("en")} nested JSON arrays`, file: "deep.json", content: "[".repeat(deep) + "]".repeat(deep), status: 1, first: ["json-syntax", 1, 2001] },
   { name: `${deep.toLocaleString("en")} nested JSON objects`, file: "deep-objects.json", content: '{"a":'.repeat(deep) + "1" + "}".repeat(deep), status: 1, first: ["json-syntax", 1, 10_001] },
-  { name: `${deep.toLocaleString("en")} nested arrays in a .wf literal`, file: "deep.wf", content: `node ${"[".repeat(deep)}${"]".repeat(deep)}\n`, status: 1, first: ["trigger-missing", 1, 1] },
-  { name: `${deep.toLocaleString("en")} unclosed brackets in a .wf`, file: "deep-open.wf", content: `node ${"[".repeat(deep)}\n`, status: 1, first: ["syntax", 1, deep + 5] },
+  { name: `${deep.toLocaleString("en")} nested arrays in a .wf literal`, file: "deep.wf", content: `node ${"[".repeat(deep)}${"]".repeat(deep)}\n`, status: 1, first: ["syntax", 1, 2006] },
+  { name: `${deep.toLocaleString("en")} unclosed brackets in a .wf`, file: "deep-open.wf", content: `node ${"[".repeat(deep)}\n`, status: 1, first: ["syntax", 1, 2006] },
   {
     name: "Object.prototype's names as ids",
     file: "proto-ids.wf",
@@ -166,6 +166,21 @@ describe("nothing lost: writing commands never damage what they read", () => {
       expect(run.stderr, command).not.toMatch(/internal error|\n\s+at /);
       expect(readFileSync(path.join(dir, source), "utf8"), command).toBe(sourceBefore);
       expect(readFileSync(path.join(dir, output), "utf8"), command).toBe("previous output\n");
+    }
+  });
+
+  it("compile of a valid workflow whose literal nests 2,001, 5,000, 10,000 or 100,000 levels: a positioned syntax fault, exit 1, nothing written", () => {
+    for (const levels of [2_001, 5_000, 10_000, 100_000]) {
+      const literal = `${'{"a": '.repeat(levels)}1${"}".repeat(levels)}`;
+      const dir = tempDir({ "deep.wf": `${VALID_WF}gate extra hold with {"ui": [${"[".repeat(levels)}${"]".repeat(levels)}], "more": ${literal}}\n` });
+      const run = runCli(["compile", "deep.wf", "-o", "deep.json"], { cwd: dir });
+      expect(run.status, String(levels)).toBe(1);
+      expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+      // Line 5: `gate extra hold with {"ui": [` is 29 characters; levels 1 and 2 are `{` and the outer `[`.
+      expect(run.stderr).toMatch(new RegExp(`error\\[syntax\\]: this value nests arrays and objects more than 2,000 levels deep.*\\n\\s+--> deep\\.wf:5:${29 + 1998 + 1}\\n`));
+      expect(() => readFileSync(path.join(dir, "deep.json"))).toThrow();
+      // check agrees with compile: the same fault.
+      expect(checkFile(dir, "deep.wf").faults.filter((fault) => fault.code === "syntax").map((fault) => fault.range.start)).toEqual([{ line: 5, column: 29 + 1998 + 1 }]);
     }
   });
 

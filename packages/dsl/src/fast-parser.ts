@@ -45,6 +45,7 @@ import type {
 import type { KeywordText } from "./lexer.js";
 import type { Span } from "./positions.js";
 import { decodeString } from "./strings.js";
+import { MAX_JSON_DEPTH } from "./json-value.js";
 
 // ---------------------------------------------------------------- token types
 
@@ -918,8 +919,8 @@ class FastParser {
   }
 
   /**
-   * A JSON value, built with explicit stacks (no recursion, like json-literal.ts), so any
-   * nesting depth reads without touching the call stack. Spans as json-literal.ts sets them:
+   * A JSON value, built with explicit stacks (no recursion, like json-literal.ts), up to
+   * `MAX_JSON_DEPTH` levels. Spans as json-literal.ts sets them:
    * a container from its opening to its closing bracket, a member from its key to the end
    * of its value.
    */
@@ -953,6 +954,8 @@ class FastParser {
         }
         const valueType = this.type;
         if (valueType === LBRACE || valueType === LBRACKET) {
+          // Too deep: the full parser reports it.
+          if (containers.length >= MAX_JSON_DEPTH) throw DECLINE;
           const child = this.openContainer();
           let owner: JsonMember | undefined;
           if (key) {

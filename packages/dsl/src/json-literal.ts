@@ -2,15 +2,17 @@
  * JSON literals inside `.wf` (`with { ... }`, `node { ... }`, `identifiers [...]`).
  *
  * The parser consumes a literal as a flat run of tokens (brackets counted, not recursed), and
- * this module builds its tree with an explicit stack: nesting depth is bounded only by
- * memory, never by the call stack, and a malformed literal yields one clear error and the
- * part that could be read.
+ * this module builds its tree with an explicit stack, so reading never touches the call
+ * stack. Nesting past `MAX_JSON_DEPTH` is refused as it is in a `.json` file (what comes
+ * after a literal, its value as JSON text above all, walks it recursively). A malformed
+ * literal yields one clear error and the part that could be read.
  */
 import type { IToken } from "chevrotain";
 import type { JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral, NameSyntax } from "./ast.js";
 import { Colon, Comma, Keywords, LBrace, LBracket, Newline, NumberLiteral, RBrace, RBracket, StringLiteral } from "./lexer.js";
 import { type Span, spanOf } from "./positions.js";
 import { decodeString } from "./strings.js";
+import { MAX_JSON_DEPTH, tooDeeplyNestedMessage } from "./json-value.js";
 
 export interface LiteralProblem {
   span: Span;
@@ -75,6 +77,10 @@ export function buildJsonLiteral(tokens: readonly IToken[]): { literal: JsonLite
     const wantsValue = !frame ? root === undefined : frame.kind === "array" ? frame.state !== "commaOrEnd" : frame.state === "value";
 
     if (wantsValue && (type === LBrace || type === LBracket)) {
+      if (stack.length >= MAX_JSON_DEPTH) {
+        problem = { span: tokenSpan(token), message: tooDeeplyNestedMessage("a JSON literal") };
+        break;
+      }
       const { start, end } = tokenSpan(token);
       const node: JsonObjectLiteral | JsonArrayLiteral = type === LBrace ? { type: "object", members: [], start, end } : { type: "array", elements: [], start, end };
       attach(node);

@@ -10,7 +10,7 @@ import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser"
 import { DSL_CODES, sourceFault, type SourceFault } from "./diagnostics.js";
 import { LineIndex, type Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
-import { setOwnField } from "./json-value.js";
+import { MAX_JSON_DEPTH, setOwnField, tooDeeplyNestedMessage } from "./json-value.js";
 
 /**
  * jsonc-parser's error codes. Its `ParseErrorCode` is a const enum, which isolated modules
@@ -87,14 +87,8 @@ export function parseJsonSource(text: string): JsonSource {
   return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree), tree };
 }
 
-/**
- * How deeply arrays and objects may nest in a `.json` source. jsonc-parser recurses per level
- * and overflows Node's default stack at about 5,000 levels; a definition needs fewer than 10.
- */
-export const MAX_JSON_DEPTH = 2_000;
-
 function tooDeeplyNested(text: string, lines: LineIndex, offset: number): JsonSource {
-  const message = `this value nests arrays and objects more than ${MAX_JSON_DEPTH.toLocaleString("en")} levels deep, more than wfkit reads in a JSON file (a workflow definition needs fewer than 10)`;
+  const message = tooDeeplyNestedMessage("a JSON file");
   const faults = [sourceFault(lines, DSL_CODES.jsonSyntax, "error", message, { start: offset, end: Math.min(text.length, offset + 1) })];
   return { value: undefined, complete: false, faults, sourceMap: new JsonSourceMap(text, undefined), tree: undefined };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compile, decompile, format, jsonEqual, parse, syntheticSource } from "@wfkit/dsl";
+import { MAX_JSON_DEPTH, compile, decompile, format, jsonEqual, parse, syntheticSource } from "@wfkit/dsl";
 
 // Sizes that would overflow the stack if anything recursed per node, edge or link. No clock:
 // timings belong to the benchmark (bench/), which uses syntheticSource too.
@@ -25,8 +25,8 @@ describe("large files", () => {
     expect(jsonEqual(compile(back).definition, result.definition)).toBe(true);
   });
 
-  it("read and write JSON nested 20,000 levels deep", () => {
-    const depth = 20_000;
+  it("read and write JSON nested as deep as wfkit reads (MAX_JSON_DEPTH levels)", () => {
+    const depth = MAX_JSON_DEPTH;
     const text = `node ${"[".repeat(depth)}${"]".repeat(depth)}\n`;
     expect(parse(text).diagnostics).toEqual([]);
     const value = compile(text).definition as { nodes: unknown[] };
@@ -39,5 +39,22 @@ describe("large files", () => {
     expect(levels).toBe(depth - 1);
     const back = compile(decompile(value)).definition;
     expect(jsonEqual(back, value)).toBe(true);
+  });
+
+  it("refuses a literal one level deeper, or far deeper, with one syntax error at the first bracket too deep", () => {
+    const cases = [
+      { text: `node ${"[".repeat(MAX_JSON_DEPTH + 1)}${"]".repeat(MAX_JSON_DEPTH + 1)}\n`, at: 5 + MAX_JSON_DEPTH },
+      { text: `node ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`, at: 5 + MAX_JSON_DEPTH },
+      { text: `trigger t on_demand with {"ui": ${'{"a": '.repeat(10_000)}1${"}".repeat(10_000)}}\n`, at: 32 + 6 * (MAX_JSON_DEPTH - 1) },
+      { text: `subject s = {"x": ${"[".repeat(5_000)}\n`, at: 18 + MAX_JSON_DEPTH - 1 },
+    ];
+    for (const { text, at } of cases) {
+      for (const diagnostics of [parse(text).diagnostics, compile(text).diagnostics.filter((d) => d.code === "syntax"), format(text).diagnostics]) {
+        expect(diagnostics.map((d) => [d.code, d.span.start])).toEqual([["syntax", at]]);
+        expect(diagnostics[0]!.message).toMatch(/more than 2,000 levels deep/);
+      }
+      // What compile does give (a partial definition) can be written as JSON text.
+      expect(() => JSON.stringify(compile(text).definition)).not.toThrow();
+    }
   });
 });

@@ -96,13 +96,26 @@ function baseName(fileName: string): string {
 /** The client options the extension gives vscode-languageclient (plain data, so it is testable). */
 export type DocumentFilter = { language: string; scheme: string; pattern?: string } | { language: string; pattern: string; scheme?: string };
 
+/**
+ * `.wf` files, and every JSON document: which JSON the server checks is its own decision,
+ * from the content (`*.workflow.json`, or a top level with `schemaVersion` or `scope`), so a
+ * narrower selector here would hide from it JSON that the docs promise is checked.
+ */
 export function documentSelector(): DocumentFilter[] {
-  return [
-    { language: "wf", scheme: "file" },
-    { language: "wf", scheme: "untitled" },
-    { language: "json", pattern: "**/*.workflow.json" },
-    { language: "jsonc", pattern: "**/*.workflow.json" },
-  ];
+  return ["wf", "json", "jsonc"].flatMap((language) => [
+    { language, scheme: "file" },
+    { language, scheme: "untitled" },
+  ]);
+}
+
+/**
+ * The server registers the code lens's command (`wfkit.showEstimate`) for every client, and
+ * vscode-languageclient then owns that command in VS Code; this middleware shows the estimate
+ * VS Code's way (a message with a detail per part) and passes other commands on.
+ */
+export function executeCommandMiddleware(host: () => EditorHost) {
+  return (command: string, args: unknown[], next: (command: string, args: unknown[]) => unknown): unknown =>
+    command === COMMANDS.showEstimate ? showEstimate(host(), typeof args[0] === "string" ? args[0] : undefined) : next(command, args);
 }
 
 /** The settings handed to the server at start-up (it pulls later changes itself). */

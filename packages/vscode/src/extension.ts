@@ -5,7 +5,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
-import { COMMANDS, compileToJson, decompileJson, documentSelector, initializationOptions, showEstimate, type EditorHost } from "./client-logic.js";
+import { COMMANDS, compileToJson, decompileJson, documentSelector, executeCommandMiddleware, initializationOptions, type EditorHost } from "./client-logic.js";
 
 let client: LanguageClient | undefined;
 
@@ -20,13 +20,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     documentSelector: documentSelector(),
     initializationOptions: initializationOptions((key) => configuration().get(key)),
     synchronize: { configurationSection: "wfkit" },
+    // wfkit.showEstimate is the server's command (executeCommandProvider): the client registers it.
+    middleware: { executeCommand: executeCommandMiddleware(() => host) },
   };
   client = new LanguageClient("wfkit", "wfkit language server", serverOptions, clientOptions);
   const host = editorHost(client);
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.compileToJson, () => compileToJson(host)),
     vscode.commands.registerCommand(COMMANDS.decompileJson, () => decompileJson(host)),
-    vscode.commands.registerCommand(COMMANDS.showEstimate, (uri?: string) => showEstimate(host, typeof uri === "string" ? uri : undefined)),
   );
   await client.start();
 }

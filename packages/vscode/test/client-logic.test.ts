@@ -1,4 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SemanticTokenTypes } from "vscode-languageserver-protocol";
+import { languageOf } from "../../language-server/src/server/server.js";
+import { SEMANTIC_TOKEN_TYPES } from "../../language-server/src/service/types.js";
 import {
   COMMANDS,
   REQUESTS,
@@ -7,6 +11,7 @@ import {
   documentSelector,
   estimateDetail,
   estimateSummary,
+  executeCommandMiddleware,
   initializationOptions,
   showEstimate,
   type ActiveDocument,
@@ -107,13 +112,56 @@ describe("Show estimate", () => {
 });
 
 describe("client options", () => {
-  it("selects .wf files and *.workflow.json only", () => {
-    expect(documentSelector()).toEqual([
-      { language: "wf", scheme: "file" },
-      { language: "wf", scheme: "untitled" },
-      { language: "json", pattern: "**/*.workflow.json" },
-      { language: "jsonc", pattern: "**/*.workflow.json" },
-    ]);
+  it("sends the server .wf and every JSON document, so that it checks the JSON the docs say (it decides from the content)", () => {
+    const selector = documentSelector();
+    const selected = (languageId: string, uri: string) => selector.some((filter) => filter.language === languageId && (!filter.scheme || uri.startsWith(`${filter.scheme}:`)) && !filter.pattern);
+    const documents = [
+      { languageId: "wf", uri: "file:///w/a.wf", text: "trigger t on_demand", checked: "wf" },
+      { languageId: "wf", uri: "untitled:Untitled-1", text: "", checked: "wf" },
+      { languageId: "json", uri: "file:///w/a.workflow.json", text: "{}", checked: "json" },
+      { languageId: "json", uri: "file:///w/definition.json", text: '{\n  "schemaVersion": 1, "nodes": []\n}', checked: "json" },
+      { languageId: "jsonc", uri: "file:///w/save.json", text: '{"scope": {"graph": {}}}', checked: "json" },
+      { languageId: "json", uri: "untitled:Untitled-2", text: '{"schemaVersion": 1}', checked: "json" },
+      { languageId: "json", uri: "file:///w/package.json", text: '{"name": "x", "version": "1.0.0"}', checked: undefined },
+      { languageId: "jsonc", uri: "file:///w/tsconfig.json", text: '{"compilerOptions": {}}', checked: undefined },
+    ];
+    for (const document of documents) {
+      expect(selected(document.languageId, document.uri), document.uri).toBe(true);
+      expect(languageOf(document.languageId, document.uri, document.text), document.uri).toBe(document.checked);
+    }
+    // Not documents on disk or new ones (settings, output panes, git's views): not selected.
+    expect(selected("json", "vscode-userdata:/settings.json")).toBe(false);
+    expect(selected("plaintext", "file:///w/a.txt")).toBe(false);
+  });
+
+  it("routes the server's estimate command to VS Code's own message, and passes other commands on", async () => {
+    const { host, calls } = fakeHost(wfDocument, { "wfkit/estimate": { costMinorUnits: 1200, parts: [], ok: true, errors: 0 } });
+    const passed: unknown[][] = [];
+    const middleware = executeCommandMiddleware(() => host);
+    await middleware("wfkit.showEstimate", ["file:///w/lens.wf"], () => passed.push(["unexpected"]));
+    expect(calls.requests).toEqual([{ method: "wfkit/estimate", params: { uri: "file:///w/lens.wf" } }]);
+    expect(calls.info).toHaveLength(1);
+    expect(calls.info[0]).toMatch(/^Estimated cost: 1,200 minor units \(valid\)\.\n/);
+    await middleware("other.command", [1], (command, args) => passed.push([command, args]));
+    expect(passed).toEqual([["other.command", [1]]]);
+  });
+
+  it("declares every semantic token type the server uses that is not one of LSP's, with a fallback scope from the grammar", async () => {
+    const manifest = (await import("../package.json", { with: { type: "json" } })).default as {
+      contributes: { semanticTokenTypes: { id: string; superType: string }[]; semanticTokenScopes: { language: string; scopes: Record<string, string[]> }[] };
+    };
+    const standard = new Set<string>(Object.values(SemanticTokenTypes));
+    const custom = SEMANTIC_TOKEN_TYPES.filter((type) => !standard.has(type));
+    expect(manifest.contributes.semanticTokenTypes.map((type) => type.id).sort()).toEqual([...custom].sort());
+    for (const type of manifest.contributes.semanticTokenTypes) expect(standard.has(type.superType), type.id).toBe(true);
+    const [wf] = manifest.contributes.semanticTokenScopes;
+    expect(wf!.language).toBe("wf");
+    const grammar = readFileSync(new URL("../../../grammar/wf.tmLanguage.json", import.meta.url), "utf8");
+    for (const type of custom) expect(Object.keys(wf!.scopes), type).toContain(type);
+    for (const [selector, scopes] of Object.entries(wf!.scopes)) {
+      expect(custom, selector).toContain(selector.split(".")[0]);
+      for (const scope of scopes) expect(grammar, `${selector} -> ${scope}`).toContain(`"${scope}"`);
+    }
   });
 
   it("passes the wfkit settings to the server in the shape it reads", () => {

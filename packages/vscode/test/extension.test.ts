@@ -51,7 +51,7 @@ describe("activate", () => {
     clients.length = 0;
   });
 
-  it("starts the bundled server over node IPC for .wf and *.workflow.json", async () => {
+  it("starts the bundled server over node IPC for .wf and JSON documents", async () => {
     const subscriptions: unknown[] = [];
     await activate({ subscriptions, asAbsolutePath: (p: string) => `/ext/${p}` } as never);
     expect(clients).toHaveLength(1);
@@ -59,17 +59,20 @@ describe("activate", () => {
     expect(client.started).toBe(true);
     expect(client.serverOptions.run).toEqual({ module: "/ext/dist/server.cjs", transport: 1 });
     expect(client.clientOptions.documentSelector).toContainEqual({ language: "wf", scheme: "file" });
-    expect(client.clientOptions.documentSelector).toContainEqual({ language: "json", pattern: "**/*.workflow.json" });
+    expect(client.clientOptions.documentSelector).toContainEqual({ language: "json", scheme: "file" });
     expect(client.clientOptions.initializationOptions.settings.catalogue).toBe("catalogue.json");
     expect(client.clientOptions.synchronize).toEqual({ configurationSection: "wfkit" });
-    expect([...registered.keys()].sort()).toEqual(["wfkit.compileToJson", "wfkit.decompileJson", "wfkit.showEstimate"]);
-    expect(subscriptions).toHaveLength(3);
+    // wfkit.showEstimate is the server's command: vscode-languageclient registers it.
+    expect([...registered.keys()].sort()).toEqual(["wfkit.compileToJson", "wfkit.decompileJson"]);
+    expect(subscriptions).toHaveLength(2);
   });
 
-  it("routes a code lens's Show estimate to the server with the lens's uri", async () => {
+  it("routes a code lens's Show estimate (run by the client for the server's command) to the server with the lens's uri", async () => {
     await activate({ subscriptions: [], asAbsolutePath: (p: string) => p } as never);
-    await registered.get("wfkit.showEstimate")!("file:///w/a.wf");
+    const next = vi.fn();
+    await clients[0]!.clientOptions.middleware.executeCommand("wfkit.showEstimate", ["file:///w/a.wf"], next);
     expect(clients[0]!.requests).toEqual([["wfkit/estimate", { uri: "file:///w/a.wf" }]]);
+    expect(next).not.toHaveBeenCalled();
   });
 
   it("stops the client on deactivate", async () => {

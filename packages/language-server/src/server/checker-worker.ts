@@ -1,11 +1,14 @@
 /**
  * The checker's worker thread: mirrors the open documents from the main thread's messages
  * and answers `check` with diagnostics for the latest version it has.
+ *
+ * A message it cannot apply (a bug; the main thread checks what clients send) costs that
+ * document only: its copy is dropped and the main thread is told, which sends it again.
  */
 import { parentPort, workerData, isMainThread } from "node:worker_threads";
 import { createLanguageService } from "../service/language-service.js";
 import type { WfkitDocument } from "../service/document.js";
-import { summarize, type CheckResult, type CheckerMessage } from "./checker.js";
+import { checkReport, errorText, type CheckerMessage, type CheckerReport } from "./checker.js";
 
 /** True in a thread the server started to check documents. */
 export function isCheckerWorker(): boolean {
@@ -20,21 +23,18 @@ export function runCheckerWorker(): void {
   /** Checks asked for but not yet run: run once the messages already queued are applied. */
   const pending = new Set<string>();
   let flushScheduled = false;
+  const report = (message: CheckerReport) => port.postMessage(message);
 
   const flush = () => {
     flushScheduled = false;
     for (const uri of pending) {
       const document = documents.get(uri);
-      if (!document) continue;
-      const started = performance.now();
-      const diagnostics = service.doValidation(document);
-      const result: CheckResult = { uri, version: document.version, diagnostics, summary: summarize(document, diagnostics), durationMs: performance.now() - started };
-      port.postMessage(result);
+      if (document) report(checkReport(service, document));
     }
     pending.clear();
   };
 
-  port.on("message", (message: CheckerMessage) => {
+  const apply = (message: CheckerMessage): void => {
     switch (message.type) {
       case "configure":
         service = createLanguageService({ docsBaseUrl: message.docsBaseUrl });
@@ -64,6 +64,18 @@ export function runCheckerWorker(): void {
           setImmediate(flush);
         }
         break;
+    }
+  };
+
+  port.on("message", (message: CheckerMessage) => {
+    try {
+      apply(message);
+    } catch (error) {
+      const uri = (message as { uri?: unknown }).uri;
+      if (typeof uri !== "string") throw error;
+      documents.delete(uri);
+      pending.delete(uri);
+      report({ type: "failed", uri, message: `${message.type} failed: ${errorText(error)}` });
     }
   });
 }

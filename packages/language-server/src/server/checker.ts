@@ -32,7 +32,15 @@ export interface CheckResult {
   summary: CheckSummary;
   /** How long the check took, for the adaptive debounce. */
   durationMs: number;
+  /**
+   * What reading this version cost before the check proper (parsing `.wf`; reading JSON and
+   * its analysis), and whether the read reused an earlier parse: see read-gate.ts.
+   */
+  read?: { ms: number; incremental: boolean };
 }
+
+/** What the checker thread sends back: a check's result, or a message it could not apply. */
+export type CheckerReport = ({ type: "result" } & CheckResult) | { type: "failed"; uri: string; message: string };
 
 /** The messages the main thread sends the worker. */
 export type CheckerMessage =
@@ -44,8 +52,10 @@ export type CheckerMessage =
   | { type: "check"; uri: string };
 
 export interface Checker {
+  /** True when checks run on a thread of their own (and report what reading cost). */
+  readonly offThread: boolean;
   send(message: Exclude<CheckerMessage, { type: "check" }>): void;
-  /** Checks the latest version the checker has of `uri`; the result comes to `onResult`. */
+  /** Checks the latest version the checker has of `uri`; the report comes to `onReport`. */
   check(uri: string): void;
   dispose(): Promise<void>;
 }
@@ -55,12 +65,37 @@ export function summarize(document: WfkitDocument, diagnostics: readonly Diagnos
   return { errors, warnings: diagnostics.length - errors, costMinorUnits: document.analysis.estimate?.costMinorUnits };
 }
 
+/**
+ * Checks one document and says what it cost; a check that throws (a bug, never the user's
+ * text) is reported as failed rather than ending the thread it runs on.
+ */
+export function checkReport(service: LanguageService, document: WfkitDocument): CheckerReport {
+  try {
+    const started = performance.now();
+    const incremental = document.parseState === "incremental";
+    // Read first, on its own, to measure what a feature would pay to read this version.
+    if (document.language === "wf") void document.parsed;
+    else void document.analysis;
+    const read = { ms: performance.now() - started, incremental };
+    const diagnostics = service.doValidation(document);
+    return { type: "result", uri: document.uri, version: document.version, diagnostics, summary: summarize(document, diagnostics), durationMs: performance.now() - started, read };
+  } catch (error) {
+    return { type: "failed", uri: document.uri, message: `checking version ${document.version} failed: ${errorText(error)}` };
+  }
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Runs checks on the connection's thread, on the server's own documents. */
 export class InProcessChecker implements Checker {
+  readonly offThread = false;
+
   constructor(
     private readonly service: () => LanguageService,
     private readonly documentOf: (uri: string) => WfkitDocument | undefined,
-    private readonly onResult: (result: CheckResult) => void,
+    private readonly onReport: (report: CheckerReport) => void,
   ) {}
 
   send(): void {
@@ -70,9 +105,7 @@ export class InProcessChecker implements Checker {
   check(uri: string): void {
     const document = this.documentOf(uri);
     if (!document) return;
-    const started = performance.now();
-    const diagnostics = this.service().doValidation(document);
-    this.onResult({ uri, version: document.version, diagnostics, summary: summarize(document, diagnostics), durationMs: performance.now() - started });
+    this.onReport(checkReport(this.service(), document));
   }
 
   async dispose(): Promise<void> {}
@@ -80,23 +113,32 @@ export class InProcessChecker implements Checker {
 
 /** Runs checks on a worker thread that mirrors the open documents. */
 export class WorkerChecker implements Checker {
+  readonly offThread = true;
+  private disposed = false;
+
   private constructor(private readonly worker: Worker) {}
 
   /**
    * Starts a worker on `moduleUrl` (a module that calls `runCheckerWorker` in a worker), or
-   * returns undefined when none can start. `onError` hears of a worker that fails later.
+   * returns undefined when none can start. `onExit` hears once of a worker that fails or
+   * stops on its own later (never after `dispose`).
    */
-  static start(moduleUrl: string | URL | undefined, onResult: (result: CheckResult) => void, onError: (error: unknown) => void): WorkerChecker | undefined {
+  static start(moduleUrl: string | URL | undefined, onReport: (report: CheckerReport) => void, onExit: (error: unknown) => void): WorkerChecker | undefined {
     if (!moduleUrl) return undefined;
     try {
       // A roomy young generation: each check allocates a new definition and model, and with the
       // default one they are promoted and later swept by slow full collections (the p95 spikes).
       const worker = new Worker(moduleUrl, { workerData: { wfkitChecker: true }, stdout: true, stderr: true, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
-      worker.on("message", (result: CheckResult) => onResult(result));
-      worker.on("error", onError);
+      const checker = new WorkerChecker(worker);
+      let failure: unknown;
+      worker.on("message", (report: CheckerReport) => onReport(report));
+      worker.on("error", (error) => (failure = error));
+      worker.on("exit", (code) => {
+        if (!checker.disposed) onExit(failure ?? new Error(`the checker thread stopped (exit code ${code})`));
+      });
       // The worker must not keep the process alive after the connection ends.
       worker.unref();
-      return new WorkerChecker(worker);
+      return checker;
     } catch {
       return undefined;
     }
@@ -111,6 +153,7 @@ export class WorkerChecker implements Checker {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     await this.worker.terminate();
   }
 }

@@ -14,8 +14,18 @@ import { CatalogueResolver } from "./catalogue-resolver.js";
 import { DiagnosticsScheduler } from "./diagnostics-scheduler.js";
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from "./settings.js";
 import { WfkitRequests } from "./protocol.js";
-import { InProcessChecker, WorkerChecker, type CheckResult, type CheckSummary, type Checker } from "./checker.js";
+import { InProcessChecker, WorkerChecker, errorText, type CheckResult, type CheckSummary, type Checker, type CheckerMessage, type CheckerReport } from "./checker.js";
 import { isCheckerWorker, runCheckerWorker } from "./checker-worker.js";
+import * as paramsOf from "./params.js";
+import { ReadGate } from "./read-gate.js";
+import { DiagnosticsStore } from "./diagnostics-store.js";
+import { SHOW_ESTIMATE_COMMAND } from "../service/features/hints.js";
+
+/** What wfkit's commands answer about a document the server does not have. */
+const NOT_OPEN = { error: "The document is not open in the language server." };
+
+/** How many times a checker thread that stopped is replaced before checks move in-process. */
+const MAX_CHECKER_RESTARTS = 3;
 
 /**
  * Which documents the server handles: `.wf`, `*.workflow.json`, and other JSON files that
@@ -45,38 +55,108 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   let supportsWatchedFilesRegistration = false;
   let workspaceRoot: string | undefined;
   let supportsCodeLensRefresh = false;
+  /** Pull diagnostics (LSP 3.17) when the client asks for them; pushed otherwise (see docs/editor.md). */
+  let clientPullsDiagnostics = false;
+  let supportsDiagnosticRefresh = false;
   const documents = new Map<string, WfkitDocument>();
   /** The latest check of each document, for code lenses (which must not wait for a check). */
   const summaries = new Map<string, { version: number; summary: CheckSummary }>();
+  const diagnosticsStore = new DiagnosticsStore();
+  const gate = new ReadGate();
   const scheduler = new DiagnosticsScheduler((uri) => checker.check(uri), () => settings.debounceMs);
-  const inProcess = () => new InProcessChecker(() => service, (uri) => documents.get(uri), publish);
+  const inProcess = () => new InProcessChecker(() => service, (uri) => documents.get(uri), onReport);
+  let checkerRestarts = 0;
+  /** The version of each document the checker was last sent again after failing on it. */
+  const resent = new Map<string, number>();
   let checker: Checker = startChecker();
 
   function startChecker(): Checker {
     const module = options.checkerModule;
-    const worker = module === false ? undefined : WorkerChecker.start(module, publish, checkerFailed);
-    return worker ?? inProcess();
+    const worker = module === false || checkerRestarts > MAX_CHECKER_RESTARTS ? undefined : WorkerChecker.start(module, onReport, checkerStopped);
+    const started = worker ?? inProcess();
+    gate.setMeasuring(started.offThread);
+    return started;
   }
 
-  /** The checker thread died: say so, check in-process from now on, and re-check everything. */
-  function checkerFailed(error: unknown): void {
-    connection.console.error(`wfkit: the checker thread failed (${error instanceof Error ? error.message : String(error)}); checking in-process from now on.`);
-    checker = inProcess();
-    for (const uri of documents.keys()) scheduler.schedule(uri);
+  /** The document as the checker first needs it (on open, and to resend it). */
+  function openMessage(document: WfkitDocument): Extract<CheckerMessage, { type: "open" }> {
+    const { uri, language, version, text, catalogue, catalogueProblem, policy } = document;
+    return { type: "open", uri, language, version, text, catalogue, problem: catalogueProblem, policy };
+  }
+
+  /** The checker thread stopped: start another (a few times, then check in-process) and give it every document. */
+  function checkerStopped(error: unknown): void {
+    checkerRestarts++;
+    checker = startChecker();
+    connection.console.error(`wfkit: the checker thread stopped (${errorText(error)}); ${checker.offThread ? "started a new one" : "checking in-process from now on"}.`);
+    checker.send({ type: "configure", docsBaseUrl: settings.docsBaseUrl });
+    for (const [uri, document] of documents) {
+      checker.send(openMessage(document));
+      scheduler.schedule(uri);
+    }
+  }
+
+  function onReport(report: CheckerReport): void {
+    if (report.type === "result") return publish(report);
+    connection.console.error(`wfkit: ${report.uri}: ${report.message}`);
+    const document = documents.get(report.uri);
+    // Send the document again, once per version: a failure that repeats is only logged.
+    if (!document || resent.get(report.uri) === document.version) {
+      gate.measured(report.uri, Infinity, false);
+      diagnosticsStore.failed(report.uri);
+      return;
+    }
+    resent.set(report.uri, document.version);
+    checker.send(openMessage(document));
+    scheduler.schedule(report.uri);
   }
 
   function catalogueFor(uri: string) {
     return catalogues.resolve(uri);
   }
 
-  /** Publishes a check's diagnostics, unless the document has moved on (a newer check is due). */
+  /**
+   * Publishes a check's diagnostics, unless the document has moved on (a newer check is due)
+   * or they are exactly those published last (same content and ranges).
+   */
   function publish(result: CheckResult): void {
     scheduler.recordCost(result.uri, result.durationMs);
+    if (result.read) gate.measured(result.uri, result.read.ms, result.read.incremental);
     const document = documents.get(result.uri);
     if (!document || document.version !== result.version) return;
     summaries.set(result.uri, { version: result.version, summary: result.summary });
-    void connection.sendDiagnostics({ uri: result.uri, version: result.version, diagnostics: result.diagnostics.map((d) => convert.diagnostic(result.uri, d)) });
+    const diagnostics = result.diagnostics.map((d) => convert.diagnostic(result.uri, d));
+    const changed = diagnosticsStore.record(result.uri, result.version, diagnostics);
+    if (changed && !clientPullsDiagnostics) void connection.sendDiagnostics({ uri: result.uri, version: result.version, diagnostics });
     if (supportsCodeLensRefresh) void connection.sendRequest(lsp.CodeLensRefreshRequest.type).catch(() => undefined);
+  }
+
+  /** Logs what a handler threw; a thrown ResponseError is the reply itself, anything else a bug. */
+  function reportFailure(method: string, error: unknown): lsp.ResponseError<void> {
+    if (error instanceof lsp.ResponseError) {
+      connection.console.warn(`wfkit: refused ${method}: ${error.message}`);
+      return error;
+    }
+    connection.console.error(`wfkit: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return new lsp.ResponseError(lsp.ErrorCodes.InternalError, `wfkit: ${method} failed: ${errorText(error)}`);
+  }
+
+  /** A request's body, guarded: a malformed message gets InvalidParams, a bug InternalError; the server goes on. */
+  async function answer<T>(method: string, body: () => T | Promise<T>): Promise<T> {
+    try {
+      return await body();
+    } catch (error) {
+      throw reportFailure(method, error);
+    }
+  }
+
+  /** A notification's body, guarded: what it throws is logged and the notification ignored. */
+  function notified(method: string, body: () => void): void {
+    try {
+      body();
+    } catch (error) {
+      reportFailure(method, error);
+    }
   }
 
   /** Re-reads catalogues and re-checks every open document (settings or a watched file changed). */
@@ -88,6 +168,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       checker.send({ type: "catalogue", uri, catalogue: resolved.catalogue, problem: resolved.problem, policy: resolved.policy });
       scheduler.schedule(uri);
     }
+    // A client that pulls is told to pull again: the verdicts may change without an edit.
+    if (clientPullsDiagnostics && supportsDiagnosticRefresh) void connection.sendRequest(lsp.DiagnosticRefreshRequest.type).catch(() => undefined);
   }
 
   async function refreshSettings(pushed?: unknown): Promise<void> {
@@ -105,11 +187,35 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     recheckAll();
   }
 
-  /** Runs a request against the current version of a document, honouring cancellation. */
-  function withDocument<T>(uri: string, token: lsp.CancellationToken, fallback: T, run: (document: WfkitDocument) => T): T {
-    const document = documents.get(uri);
-    if (!document || token.isCancellationRequested) return fallback;
-    return run(document);
+  /**
+   * Runs a request against the current version of a document (`params.textDocument.uri`, or
+   * `params.uri` for wfkit's own requests), guarded, honouring cancellation. A document the
+   * checker thread has not measured yet is waited for (without holding up the connection);
+   * one edited while the request waited gets `fallback`, and so does one too costly to read
+   * on this thread, unless the request is a command the user ran (`costly: "run"`). `read`
+   * takes what else `run` needs from the params, first, so a malformed request is refused
+   * whatever the document.
+   */
+  function withDocument<T, R = undefined>(
+    method: string,
+    params: unknown,
+    token: lsp.CancellationToken,
+    fallback: T,
+    read: ((params: unknown) => R) | undefined,
+    run: (document: WfkitDocument, read: R) => T,
+    costly: "fallback" | "run" = "fallback",
+  ): Promise<T> {
+    return answer(method, async () => {
+      const uri = method.startsWith("wfkit/") ? paramsOf.stringField(params, "uri") : paramsOf.documentUri(params);
+      const parts = read?.(params) as R;
+      const requested = documents.get(uri);
+      if (!requested) return fallback;
+      const verdict = requested.parseState === "done" ? "cheap" : await gate.verdict(uri, token);
+      const document = documents.get(uri);
+      if (!document || document.version !== requested.version || token.isCancellationRequested) return fallback;
+      if (verdict !== "cheap" && costly === "fallback" && document.parseState !== "done") return fallback;
+      return run(document, parts);
+    });
   }
 
   connection.onInitialize((params): lsp.InitializeResult => {
@@ -117,6 +223,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     supportsConfigurationPull = capabilities.workspace?.configuration === true;
     supportsWatchedFilesRegistration = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+    clientPullsDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+    supportsDiagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith("file:")) workspaceRoot = fileURLToPath(folder);
     settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings ?? params.initializationOptions);
@@ -140,6 +248,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
         codeActionProvider: { codeActionKinds: [lsp.CodeActionKind.QuickFix] },
         inlayHintProvider: true,
         codeLensProvider: { resolveProvider: false },
+        executeCommandProvider: { commands: [SHOW_ESTIMATE_COMMAND] },
+        diagnosticProvider: { identifier: "wfkit", interFileDependencies: false, workspaceDiagnostics: false },
         semanticTokensProvider: {
           legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] },
           full: true,
@@ -156,12 +266,12 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
         watchers: [{ globPattern: "**/wfkit.config.json" }, { globPattern: "**/*.json" }],
       });
     }
-    if (supportsConfigurationPull) void refreshSettings();
+    if (supportsConfigurationPull) refreshSettings().catch((error) => reportFailure("initialized", error));
   });
 
   connection.onDidChangeConfiguration((params) => {
     const pushed = (params.settings as { wfkit?: unknown } | null | undefined)?.wfkit;
-    void refreshSettings(pushed);
+    refreshSettings(pushed).catch((error) => reportFailure("workspace/didChangeConfiguration", error));
   });
 
   connection.onDidChangeWatchedFiles((params) => {
@@ -177,63 +287,105 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     recheckAll();
   });
 
-  connection.onDidOpenTextDocument(({ textDocument }) => {
-    const language = languageOf(textDocument.languageId, textDocument.uri, textDocument.text);
-    if (!language) return;
-    const resolved = catalogueFor(textDocument.uri);
-    const { uri, version, text } = textDocument;
-    documents.set(uri, service.createDocument({ uri, language, version, text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem, policy: resolved.policy }));
-    checker.send({ type: "open", uri, language, version, text, catalogue: resolved.catalogue, problem: resolved.problem, policy: resolved.policy });
-    scheduler.schedule(uri);
-  });
+  connection.onDidOpenTextDocument((params) =>
+    notified("textDocument/didOpen", () => {
+      const { uri, languageId, version, text } = paramsOf.openedDocument(params);
+      const language = languageOf(languageId, uri, text);
+      if (!language) return;
+      const resolved = catalogueFor(uri);
+      const document = service.createDocument({ uri, language, version, text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem, policy: resolved.policy });
+      documents.set(uri, document);
+      gate.opened(uri);
+      checker.send(openMessage(document));
+      scheduler.schedule(uri);
+    }),
+  );
 
-  connection.onDidChangeTextDocument(({ textDocument, contentChanges }) => {
-    const document = documents.get(textDocument.uri);
-    if (!document) return;
-    // The checker first: it applies the edit to its copy while this thread applies it to its own.
-    checker.send({ type: "change", uri: textDocument.uri, version: textDocument.version, changes: contentChanges });
-    documents.set(textDocument.uri, service.updateDocument(document, textDocument.version, contentChanges));
-    scheduler.schedule(textDocument.uri);
-  });
+  connection.onDidChangeTextDocument((params) =>
+    notified("textDocument/didChange", () => {
+      const uri = paramsOf.documentUri(params);
+      const version = paramsOf.documentVersion(params);
+      const changes = paramsOf.contentChanges(params);
+      const document = documents.get(uri);
+      if (!document) return;
+      // The checker first: it applies the edit to its copy while this thread applies it to its own.
+      checker.send({ type: "change", uri, version, changes });
+      documents.set(uri, service.updateDocument(document, version, changes));
+      gate.edited(uri, changes.reduce((sum, change) => sum + change.text.length, 0));
+      scheduler.schedule(uri);
+    }),
+  );
 
-  connection.onDidCloseTextDocument(({ textDocument }) => {
-    if (!documents.delete(textDocument.uri)) return;
-    summaries.delete(textDocument.uri);
-    checker.send({ type: "close", uri: textDocument.uri });
-    scheduler.forget(textDocument.uri);
-    void connection.sendDiagnostics({ uri: textDocument.uri, diagnostics: [] });
-  });
+  connection.onDidCloseTextDocument((params) =>
+    notified("textDocument/didClose", () => {
+      const uri = paramsOf.documentUri(params);
+      if (!documents.delete(uri)) return;
+      summaries.delete(uri);
+      resent.delete(uri);
+      gate.closed(uri);
+      diagnosticsStore.forget(uri);
+      checker.send({ type: "close", uri });
+      scheduler.forget(uri);
+      if (!clientPullsDiagnostics) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    }),
+  );
+
+  connection.languages.diagnostics.on((params, token) =>
+    answer("textDocument/diagnostic", async (): Promise<lsp.DocumentDiagnosticReport> => {
+      const uri = paramsOf.documentUri(params);
+      const document = documents.get(uri);
+      if (!document) return { kind: lsp.DocumentDiagnosticReportKind.Full, items: [] };
+      // The check of this version is on its way (every open and edit schedules one).
+      const report = await diagnosticsStore.latest(uri, document.version, token);
+      if (!report) return { kind: lsp.DocumentDiagnosticReportKind.Full, items: [] };
+      if (params.previousResultId === report.resultId) return { kind: lsp.DocumentDiagnosticReportKind.Unchanged, resultId: report.resultId };
+      return { kind: lsp.DocumentDiagnosticReportKind.Full, resultId: report.resultId, items: report.diagnostics };
+    }),
+  );
+
+  connection.onExecuteCommand((params, token) =>
+    answer("workspace/executeCommand", async () => {
+      const command = paramsOf.stringField(params, "command");
+      if (command !== SHOW_ESTIMATE_COMMAND) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${SHOW_ESTIMATE_COMMAND}`);
+      const uri = Array.isArray(params.arguments) ? params.arguments[0] : undefined;
+      if (typeof uri !== "string") throw paramsOf.invalidParams(`${SHOW_ESTIMATE_COMMAND} takes the document's uri as its argument`);
+      const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run");
+      // A notification: the client need not answer (showInformationMessage is a request).
+      void connection.sendNotification(lsp.ShowMessageNotification.type, { type: lsp.MessageType.Info, message: "error" in result ? `No estimate: ${result.error}` : estimateMessage(result) });
+      return result;
+    }),
+  );
 
   connection.onCompletion((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => {
-      const items = service.doComplete(document, params.position);
+    withDocument("textDocument/completion", params, token, null, paramsOf.positionField, (document, position) => {
+      const items = service.doComplete(document, position);
       return { isIncomplete: false, items: items.map(convert.completionItem) };
     }),
   );
 
   connection.onHover((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => {
-      const result = service.doHover(document, params.position);
+    withDocument("textDocument/hover", params, token, null, paramsOf.positionField, (document, position) => {
+      const result = service.doHover(document, position);
       return result ? convert.hover(result) : null;
     }),
   );
 
   connection.onDefinition((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => {
-      const range = service.findDefinition(document, params.position);
+    withDocument("textDocument/definition", params, token, null, paramsOf.positionField, (document, position) => {
+      const range = service.findDefinition(document, position);
       return range ? { uri: document.uri, range } : null;
     }),
   );
 
   connection.onReferences((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) =>
-      service.findReferences(document, params.position, params.context.includeDeclaration).map((range) => ({ uri: document.uri, range })),
+    withDocument("textDocument/references", params, token, null, paramsOf.positionField, (document, position) =>
+      service.findReferences(document, position, params.context?.includeDeclaration === true).map((range) => ({ uri: document.uri, range })),
     ),
   );
 
   connection.onPrepareRename((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => {
-      const result = service.prepareRename(document, params.position);
+    withDocument("textDocument/prepareRename", params, token, null, paramsOf.positionField, (document, position) => {
+      const result = service.prepareRename(document, position);
       if (!result) return null;
       if ("error" in result) throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, result.error);
       return result;
@@ -241,8 +393,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.onRenameRequest((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => {
-      const result = service.doRename(document, params.position, params.newName);
+    withDocument("textDocument/rename", params, token, null, (p) => ({ position: paramsOf.positionField(p), newName: paramsOf.stringField(p, "newName") }), (document, { position, newName }) => {
+      const result = service.doRename(document, position, newName);
       if (!result) return null;
       if ("error" in result) throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, result.error);
       return { changes: { [document.uri]: result.edits } };
@@ -250,41 +402,41 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.onDocumentHighlight((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => service.findDocumentHighlights(document, params.position).map(convert.documentHighlight)),
+    withDocument("textDocument/documentHighlight", params, token, null, paramsOf.positionField, (document, position) => service.findDocumentHighlights(document, position).map(convert.documentHighlight)),
   );
 
   connection.onDocumentSymbol((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => service.findDocumentSymbols(document).map(convert.documentSymbol)),
+    withDocument("textDocument/documentSymbol", params, token, null, undefined, (document) => service.findDocumentSymbols(document).map(convert.documentSymbol)),
   );
 
   connection.onFoldingRanges((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => service.getFoldingRanges(document).map(convert.foldingRange)),
+    withDocument("textDocument/foldingRange", params, token, null, undefined, (document) => service.getFoldingRanges(document).map(convert.foldingRange)),
   );
 
   connection.onSelectionRanges((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => service.getSelectionRanges(document, params.positions).map(convert.selectionRange)),
+    withDocument("textDocument/selectionRange", params, token, null, (p) => positionsOf((p as { positions?: unknown }).positions), (document, positions) => service.getSelectionRanges(document, positions).map(convert.selectionRange)),
   );
 
   connection.onDocumentFormatting((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => service.format(document, params.options)),
+    withDocument("textDocument/formatting", params, token, null, undefined, (document) => service.format(document, params.options)),
   );
 
   connection.onCodeAction((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) =>
+    withDocument("textDocument/codeAction", params, token, null, paramsOf.rangeField, (document, range) =>
       service
-        .getCodeActions(document, params.range, params.context.diagnostics.map(convert.diagnosticFromClient))
+        .getCodeActions(document, range, (Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : []).map(convert.diagnosticFromClient))
         .map((action) => convert.codeAction(document.uri, action, params.context.diagnostics)),
     ),
   );
 
   connection.languages.inlayHint.on((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) =>
-      settings.inlayHints ? service.getInlayHints(document, params.range).map(convert.inlayHint) : [],
+    withDocument("textDocument/inlayHint", params, token, null, paramsOf.rangeField, (document, range) =>
+      settings.inlayHints ? service.getInlayHints(document, range).map(convert.inlayHint) : [],
     ),
   );
 
   connection.onCodeLens((params, token) =>
-    withDocument(params.textDocument.uri, token, null, (document) => {
+    withDocument("textDocument/codeLens", params, token, null, undefined, (document) => {
       // The lens shows the latest check (the document's own, or the one before while a check
       // runs): computing a check here would block the connection on a big file.
       const latest = summaries.get(document.uri);
@@ -294,7 +446,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   );
 
   connection.languages.semanticTokens.on((params, token) =>
-    withDocument(params.textDocument.uri, token, { data: [] }, (document) => {
+    withDocument("textDocument/semanticTokens/full", params, token, { data: [] }, undefined, (document) => {
       const builder = new lsp.SemanticTokensBuilder();
       for (const t of service.getSemanticTokens(document)) {
         let modifiers = 0;
@@ -307,18 +459,30 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
 
   // wfkit's own requests, for the editor commands (Compile to JSON, Decompile, Show estimate).
   connection.onRequest(WfkitRequests.compile, (params, token) =>
-    withDocument(params.uri, token, { error: "The document is not open in the language server." }, (document) => service.compile(document)),
+    withDocument(WfkitRequests.compile.method, params, token, NOT_OPEN, undefined, (document) => service.compile(document), "run"),
   );
-  connection.onRequest(WfkitRequests.decompile, (params) => service.decompile(params.text));
+  connection.onRequest(WfkitRequests.decompile, (params) => answer(WfkitRequests.decompile.method, () => service.decompile(paramsOf.stringField(params, "text"))));
   connection.onRequest(WfkitRequests.estimate, (params, token) =>
-    withDocument(params.uri, token, { error: "The document is not open in the language server." }, (document) => service.estimate(document)),
+    withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run"),
   );
 
   connection.onShutdown(async () => {
     scheduler.dispose();
+    diagnosticsStore.dispose();
     await checker.dispose();
   });
   connection.listen();
+}
+
+function positionsOf(value: unknown): lsp.Position[] {
+  if (!Array.isArray(value)) throw paramsOf.invalidParams("expected `positions` to be an array");
+  return value.map((position, index) => paramsOf.position(position, `positions[${index}]`));
+}
+
+/** What `workspace/executeCommand` of the estimate shows a generic client (VS Code shows its own). */
+function estimateMessage(result: { costMinorUnits: number; ok: boolean; errors: number }): string {
+  const verdict = result.ok ? "valid" : `${result.errors} error${result.errors === 1 ? "" : "s"}, so this figure may be incomplete`;
+  return `Estimated cost: ${result.costMinorUnits.toLocaleString("en")} minor units (${verdict}).`;
 }
 
 /**
@@ -333,6 +497,10 @@ export function startServer(): void {
   // stdout carries the protocol: anything logged must go to the client's log instead.
   console.log = (...args: unknown[]) => connection.console.log(args.map(String).join(" "));
   console.error = (...args: unknown[]) => connection.console.error(args.map(String).join(" "));
+  // Handlers are guarded one by one; this is the net under them: a stray failure is logged,
+  // and the server goes on answering.
+  process.on("uncaughtException", (error) => connection.console.error(`wfkit: uncaught: ${error.stack ?? error.message}`));
+  process.on("unhandledRejection", (reason) => connection.console.error(`wfkit: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
   // WFKIT_LSP_IN_PROCESS=1 checks on the connection's thread (for debugging, and to test that path).
   listen(connection, { checkerModule: process.env.WFKIT_LSP_IN_PROCESS === "1" ? false : ownModule() });
 }

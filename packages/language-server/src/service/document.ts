@@ -73,6 +73,18 @@ export class WfkitDocument {
     return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, policy, this.history, this.lines, parse);
   }
 
+  /**
+   * What reading this version costs (`parsed` for `.wf`, `analysis` for JSON): nothing when it
+   * is read already, about the edit when it can be reached from the parser's last parse, the
+   * whole text otherwise.
+   */
+  get parseState(): "done" | "incremental" | "fresh" {
+    // A JSON document's features read its analysis (jsonc-parser's tree comes with it).
+    if (this.language === "json") return this.analysisResult ? "done" : "fresh";
+    if (this.parseResult) return "done";
+    return this.pending && this.history?.parser.current === this.pending.base ? "incremental" : "fresh";
+  }
+
   /** The `.wf` parse of this version: incremental from the parser's last parse when it can be. */
   get parsed(): ParseResult {
     if (this.parseResult) return this.parseResult;

@@ -52,6 +52,9 @@ export class LspTestClient {
   initializeResult!: InitializeResult;
   exitCode: Promise<number | null>;
   stderr = "";
+  /** What the server logged (`window/logMessage`) and showed (`window/showMessage`), in order. */
+  readonly logs: { type: number; message: string }[] = [];
+  readonly shown: { type: number; message: string }[] = [];
 
   private constructor(
     readonly process: ChildProcessWithoutNullStreams,
@@ -59,6 +62,8 @@ export class LspTestClient {
   ) {
     this.exitCode = new Promise((resolve) => process.on("exit", (code) => resolve(code)));
     process.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    connection.onNotification("window/logMessage", (params: { type: number; message: string }) => void this.logs.push(params));
+    connection.onNotification("window/showMessage", (params: { type: number; message: string }) => void this.shown.push(params));
     connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       const entry: PublishedDiagnostics = { uri: params.uri, version: params.version, diagnostics: params.diagnostics, receivedAt: performance.now() };
       this.published.push(entry);
