@@ -5,8 +5,10 @@
 //                          files and ~400 ms unbundled);
 //   dist/bundle/lsp.mjs    the language server, loaded only by `wfkit lsp`: it and its
 //                          protocol library would otherwise be most of what `check` parses.
+//   dist/bundle/service.mjs the local Workflows API, loaded only by `wfkit serve` (sql.js's
+//                          WebAssembly is inlined in it, so there is no .wasm file to find).
 //
-// No code splitting: the CLI stays a single file. The two bundles each carry their own copy
+// No code splitting: the CLI stays a single file. The bundles each carry their own copy
 // of @wfkit/core and @wfkit/dsl, which costs disk space, not start-up time.
 //
 // The workspace packages are bundled from their TypeScript sources (esbuild strips types
@@ -56,14 +58,24 @@ const languageServerBesideCli = {
   },
 };
 
+/** `wfkit serve` imports @wfkit/service; in the CLI bundle that is the sibling service.mjs. */
+const serviceBesideCli = {
+  name: "service-beside-cli",
+  setup(build) {
+    build.onResolve({ filter: /^@wfkit\/service$/ }, () => ({ path: "./service.mjs", external: true }));
+  },
+};
+
 const results = await Promise.all([
   build({
     ...common,
     entryPoints: { wfkit: path("src/entry.ts") },
     outdir,
     define: { __WFKIT_VERSION__: JSON.stringify(version) },
-    plugins: [languageServerBesideCli, workspaceSources],
+    plugins: [languageServerBesideCli, serviceBesideCli, workspaceSources],
   }),
+  // The local service (hono, sql.js with its WebAssembly inlined), loaded only by `wfkit serve`.
+  build({ ...common, entryPoints: { service: path("../service/src/index.ts") }, outdir, plugins: [workspaceSources] }),
   build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, outdir, plugins: [workspaceSources] }),
 ]);
 
