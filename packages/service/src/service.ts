@@ -352,6 +352,8 @@ export class WorkflowsService {
         startedPart = node;
         break;
       }
+      // Triggers, gates and destinations pass their inputs' outputs on.
+      node.output = Object.assign({}, ...inputs.map((input) => input.output ?? {}));
       if (node.kind === "gate" && belowFloor) {
         node.state = "held";
         node.belowFloor = true;
@@ -360,7 +362,6 @@ export class WorkflowsService {
       }
       node.state = node.kind === "gate" ? "passed" : "succeeded";
       node.finishedAt = ISO(now);
-      node.output = Object.assign({}, ...inputs.map((input) => input.output ?? {}));
     }
     const done = nodes.every((node) => node.state === "succeeded" || node.state === "passed");
     this.store.transaction(() => {
