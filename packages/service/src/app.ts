@@ -197,6 +197,15 @@ export function authorize(c: Context, service: WorkflowsService, scope: Scope): 
 
 export function createApp(service: WorkflowsService): Hono {
   const app = new Hono();
+  // No answer before what it reports is on disk (the store syncs its journal in groups).
+  app.use("*", async (c, next) => {
+    await next();
+    try {
+      await service.store.durable();
+    } catch (error) {
+      c.res = c.json(errors.storageFailed(error instanceof Error ? error.message : String(error)).body, 500);
+    }
+  });
   for (const route of API_ROUTES) {
     const scope = scopeOf(route.method, route.path);
     const handler = (c: Context) => route.handle(c, authorize(c, service, scope), service);

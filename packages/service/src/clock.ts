@@ -9,6 +9,7 @@
  */
 interface Timer {
   due: number;
+  /** Scheduling order, for reading a timer list while debugging. */
   order: number;
   fire: () => void;
 }
@@ -31,8 +32,17 @@ export class Clock {
 
   /** Calls `fire` once `delayMs` have passed on this clock. */
   schedule(delayMs: number, fire: () => void): void {
-    this.timers.push({ due: this.now() + Math.max(0, delayMs), order: this.order++, fire });
-    this.timers.sort((a, b) => a.due - b.due || a.order - b.order);
+    const timer = { due: this.now() + Math.max(0, delayMs), order: this.order++, fire };
+    // Binary search for the first timer due later: timers due at the same time fire in the
+    // order they were scheduled.
+    let low = 0;
+    let high = this.timers.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.timers[middle]!.due <= timer.due) low = middle + 1;
+      else high = middle;
+    }
+    this.timers.splice(low, 0, timer);
     this.arm();
   }
 

@@ -4,8 +4,10 @@
  *
  * sql.js keeps the whole database in memory and can only save it whole (`export()`), which
  * grows with the database. So with a file, every transaction is made durable by appending
- * its statements to a journal (`FILE.journal`, one JSON line per transaction, fsynced before
- * the transaction commits and the request is answered). The journal is folded into a
+ * its statements to a journal (`FILE.journal`, one JSON line per transaction). Lines are
+ * written and fdatasynced in groups (group commit: every transaction committed since the last
+ * flush shares one sync), and a response is sent only once `durable()` says that everything
+ * it could have seen is on disk. The journal is folded into a
  * snapshot (`FILE`, written to a temporary name, fsynced and renamed over the old one) at
  * start and whenever it grows past a threshold. Each transaction bumps a sequence number
  * stored in the database itself, so a journal entry already in the snapshot is never applied
@@ -15,7 +17,7 @@
  * journal whose last line may be torn: a line without its newline, or that does not parse,
  * was never acknowledged and is dropped.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasyncSync, fsyncSync, openSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
@@ -41,6 +43,12 @@ let sqlJs: Promise<Awaited<ReturnType<typeof initSqlJs>>> | undefined;
 export class Store {
   private statements: Statement[] | undefined;
   private journalFd: number | undefined;
+  /** Journal lines of committed transactions not yet on disk, and who waits for them. */
+  private unflushed: string[] = [];
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private flushScheduled = false;
+  /** Set when a flush failed: memory is ahead of the disk, so nothing more may be acknowledged. */
+  private failure: Error | undefined;
   private journalBytes = 0;
   private journalEntries = 0;
   private sequence: number;
@@ -69,6 +77,9 @@ export class Store {
     } else {
       db = new SQL.Database();
     }
+    // Durability is the journal's job: SQLite's own rollback journal would be a file in
+    // sql.js's in-memory file system, created and deleted on every transaction.
+    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY");
     const store = new Store(db, file, compaction);
     store.refuseNewerSchema();
     if (file) {
@@ -86,10 +97,11 @@ export class Store {
   }
 
   /**
-   * Runs `body` as one transaction. With a file, its statements are in the journal and on
-   * disk before this returns: a caller may acknowledge the change as soon as it has the result.
+   * Runs `body` as one transaction. With a file, it is on disk once `durable()` resolves;
+   * acknowledge it only then.
    */
   transaction<T>(body: () => T): T {
+    if (this.failure) throw this.failure;
     if (this.statements) return body(); // nested: part of the enclosing transaction
     this.statements = [];
     this.db.exec("BEGIN");
@@ -135,9 +147,38 @@ export class Store {
     return this.all(sql, params)[0];
   }
 
+  /** Resolves once every transaction committed so far is on disk (at once in memory). */
+  durable(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (!this.unflushed.length) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  /** Writes the unflushed journal lines with one fdatasync, then releases their waiters. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (!this.unflushed.length || this.journalFd === undefined) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    try {
+      const bytes = Buffer.from(this.unflushed.join(""), "utf8");
+      this.unflushed = [];
+      writeSync(this.journalFd, bytes);
+      fdatasyncSync(this.journalFd);
+      this.journalBytes += bytes.byteLength;
+    } catch (error) {
+      this.failure = new StoreError(`the journal of ${this.file} could not be written (${error instanceof Error ? error.message : String(error)}); the service stops acknowledging changes`);
+      for (const waiter of waiters) waiter.reject(this.failure);
+      return;
+    }
+    for (const waiter of waiters) waiter.resolve();
+  }
+
   /** Folds the journal into the snapshot now (also done at start and past the threshold). */
   compact(): void {
     if (!this.file) return;
+    this.flush();
+    if (this.failure) throw this.failure;
     this.closeJournal();
     writeFileDurably(this.file, this.db.export());
     // The snapshot holds every journal entry (their sequence numbers are at most its own),
@@ -151,7 +192,7 @@ export class Store {
   }
 
   close(): void {
-    if (this.file) this.compact();
+    if (this.file && !this.failure) this.compact();
     this.closeJournal();
     this.db.close();
   }
@@ -220,16 +261,17 @@ export class Store {
 
   private appendJournal(statements: Statement[]): void {
     if (this.journalFd === undefined) return;
-    const line = JSON.stringify({ sequence: this.sequence, statements }) + "\n";
-    const bytes = Buffer.from(line, "utf8");
-    writeSync(this.journalFd, bytes);
-    fsyncSync(this.journalFd);
-    this.journalBytes += bytes.byteLength;
+    this.unflushed.push(JSON.stringify({ sequence: this.sequence, statements }) + "\n");
     this.journalEntries++;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
   }
 
   private maybeCompact(): void {
     if (this.journalFd === undefined) return;
+    if (this.failure) return;
     if (this.journalBytes > this.compaction.maxJournalBytes || this.journalEntries > this.compaction.maxJournalEntries) this.compact();
   }
 

@@ -16,8 +16,10 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-function insertAccount(store: Store, id: string): void {
+/** One acknowledged write: committed and on disk. */
+async function insertAccount(store: Store, id: string): Promise<void> {
   store.transaction(() => store.run("INSERT INTO accounts (id, plan, region, allowance_minor_units) VALUES (?, 'professional', 'eu', 10)", [id]));
+  await store.durable();
 }
 const accountIds = (store: Store) => store.all("SELECT id FROM accounts ORDER BY id").map((row) => row.id);
 
@@ -31,8 +33,8 @@ describe("store", () => {
   it("keeps every committed transaction across a restart, from the journal alone (no clean close)", async () => {
     const file = databaseFile();
     const store = await Store.open(file);
-    insertAccount(store, "a");
-    insertAccount(store, "b");
+    await insertAccount(store, "a");
+    await insertAccount(store, "b");
     // Not closed: what a kill -9 leaves. The journal holds both transactions.
     expect(readFileSync(journalPath(file), "utf8").trim().split("\n")).toHaveLength(2);
     const reopened = await Store.open(file);
@@ -40,15 +42,25 @@ describe("store", () => {
     reopened.close();
   });
 
+  it("syncs transactions committed together in one group, and acknowledges none before it", async () => {
+    const file = databaseFile();
+    const store = await Store.open(file);
+    for (const id of ["a", "b", "c"]) store.transaction(() => store.run("INSERT INTO accounts (id, plan, region, allowance_minor_units) VALUES (?, 'professional', 'eu', 1)", [id]));
+    expect(readFileSync(journalPath(file), "utf8")).toBe(""); // committed in memory, not yet acknowledgeable
+    await store.durable();
+    expect(readFileSync(journalPath(file), "utf8").trim().split("\n")).toHaveLength(3);
+    expect(accountIds(await Store.open(file))).toEqual(["a", "b", "c"]);
+  });
+
   it("drops a torn last journal line (never acknowledged) and keeps the rest", async () => {
     const file = databaseFile();
     const store = await Store.open(file);
-    insertAccount(store, "a");
+    await insertAccount(store, "a");
     appendFileSync(journalPath(file), '{"sequence":99,"statements":[["INSERT INTO accounts (id, plan, region, allowance_minor_u');
     const reopened = await Store.open(file);
     expect(accountIds(reopened)).toEqual(["a"]);
     // The torn tail is gone, so later writes replay too.
-    insertAccount(reopened, "c");
+    await insertAccount(reopened, "c");
     const again = await Store.open(file);
     expect(accountIds(again)).toEqual(["a", "c"]);
     again.close();
@@ -57,7 +69,7 @@ describe("store", () => {
   it("never applies a journal entry twice when a crash falls between the snapshot and the journal's truncation", async () => {
     const file = databaseFile();
     const store = await Store.open(file);
-    insertAccount(store, "a");
+    await insertAccount(store, "a");
     const journal = readFileSync(journalPath(file));
     store.compact(); // snapshot now holds "a"
     writeFileSync(journalPath(file), journal); // as if the truncation never happened
@@ -69,9 +81,9 @@ describe("store", () => {
   it("folds the journal into the snapshot past its threshold", async () => {
     const file = databaseFile();
     const store = await Store.open(file, { maxJournalBytes: 1 << 20, maxJournalEntries: 3 });
-    for (const id of ["a", "b", "c", "d"]) insertAccount(store, id);
+    for (const id of ["a", "b", "c", "d"]) await insertAccount(store, id);
     expect(statSync(journalPath(file)).size).toBe(0);
-    insertAccount(store, "e");
+    await insertAccount(store, "e");
     expect(statSync(journalPath(file)).size).toBeGreaterThan(0);
     const reopened = await Store.open(file);
     expect(accountIds(reopened)).toEqual(["a", "b", "c", "d", "e"]);
@@ -87,7 +99,7 @@ describe("store", () => {
         throw new Error("no");
       }),
     ).toThrow("no");
-    insertAccount(store, "y");
+    await insertAccount(store, "y");
     expect(accountIds(store)).toEqual(["y"]);
     expect(accountIds(await Store.open(file))).toEqual(["y"]);
   });
