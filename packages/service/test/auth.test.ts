@@ -128,6 +128,31 @@ describe("credentials", () => {
   });
 });
 
+describe("admin surface", () => {
+  it("needs the admin token and a loopback caller", async () => {
+    const { call, service } = await harness({ seed });
+    expect((await call("GET", "/__admin/state", { credential: service.adminToken, ip: "127.0.0.1" })).status).toBe(200);
+    expect((await call("GET", "/__admin/state", { credential: service.adminToken, ip: "::1" })).status).toBe(200);
+    const remote = await call("GET", "/__admin/state", { credential: service.adminToken, ip: "192.168.1.20" });
+    expect(remote.status).toBe(403);
+    expect(remote.body.error).toBe("admin_forbidden");
+    expect((await call("GET", "/__admin/state", { credential: key("write", "writesecret0123456789"), ip: "127.0.0.1" })).status).toBe(403);
+    expect((await call("POST", "/__admin/clock/advance", { credential: service.adminToken, body: { ms: -1 } })).status).toBe(400);
+  });
+
+  it("resets to the seed: data gone, the same keys work again, faults cleared", async () => {
+    const { call, admin, published, service } = await harness({ seed });
+    await published(undefined, key("write", "writesecret0123456789"));
+    await admin("/faults", { resolver: "down" });
+    await admin("/keys/write/revoke");
+    await admin("/clock/advance", { ms: 60_000 });
+    expect((await admin("/reset")).status).toBe(200);
+    expect(service.store.get("SELECT count(*) AS n FROM workflows")!.n).toBe(0);
+    expect(service.faults).toEqual({ usage: null, resolverDown: false });
+    expect((await call("POST", "/api/v1/workflows", { credential: key("write", "writesecret0123456789"), body: { name: "again" } })).status).toBe(201);
+  });
+});
+
 describe("plans", () => {
   it("lets the browser-only tier use Workflows with a session but not with a key (402 plan_required workflows_api)", async () => {
     const { call, admin } = await harness({ seed });

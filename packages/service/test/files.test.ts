@@ -1,5 +1,7 @@
 /** The seed and mock files: shape, cross-references, and outputs that must satisfy `produces`. */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { defaultCatalogue } from "@wfkit/core";
 import { ConfigFileError, DEFAULT_SEED, loadMocks, loadSeed } from "../src/index.js";
@@ -21,6 +23,15 @@ describe("seed file", () => {
   it("is described by its published schema", () => {
     const schema = JSON.parse(readFileSync(new URL("../src/schema/seed.schema.json", import.meta.url), "utf8")) as { required: string[] };
     expect(schema.required).toEqual(["accounts", "users"]);
+  });
+});
+
+describe("templates", () => {
+  it("are embedded from the current examples (npm run generate -w packages/service)", () => {
+    const script = fileURLToPath(new URL("../scripts/embed-templates.mjs", import.meta.url));
+    const result = spawnSync(process.execPath, [script, "--check"], { encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
   });
 });
 

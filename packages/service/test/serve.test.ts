@@ -7,8 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { validateDefinition } from "@wfkit/core";
-import { ensureBuilt, runCli } from "../../cli/test/built-cli.js";
+import { spawn } from "node:child_process";
+import { defaultCatalogue, validateDefinition } from "@wfkit/core";
+import { bin, ensureBuilt, runCli } from "../../cli/test/built-cli.js";
 import { http, serve, type Served } from "./serve-process.js";
 import { example } from "./helpers.js";
 import type { Seed } from "../src/index.js";
@@ -273,6 +274,32 @@ describe("wfkit serve --db", () => {
 });
 
 describe("wfkit serve's files and flags", () => {
+  it("prints the base URL, the persistence mode and the seeded keys for people, serves --catalogue's subjects, and stops on SIGINT", async () => {
+    const catalogue = { ...defaultCatalogue, subjects: [{ canonicalId: "cmp_acme", kind: "company", label: "Acme Foods plc", identifiers: [{ type: "ticker", value: "ACME.L" }] }] };
+    writeFileSync(file("catalogue.json"), JSON.stringify(catalogue));
+    const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--catalogue", "catalogue.json"], { cwd: directory, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes("Stop with Ctrl-C.")) resolve();
+      });
+      child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stdout}`)));
+    });
+    const baseUrl = /the Workflows API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(stdout)?.[1];
+    expect(baseUrl).toBeDefined();
+    expect(stdout).toMatch(/data: +in memory/);
+    expect(stdout).toMatch(/admin token: wfa_/);
+    const readKey = /read +(wfk_read_\S+)/.exec(stdout)?.[1];
+    expect(stdout).toMatch(/write +wfk_write_\S+/);
+    const resolved = await http(baseUrl!, "POST", `${V1}/catalogue/resolve-subjects`, readKey!, { hints: ["ACME", "TSCO"] });
+    expect(resolved.body.subjects.map((s: { canonicalId: string }) => s.canonicalId)).toEqual(["cmp_acme"]);
+    expect(resolved.body.unresolved).toEqual([{ hint: "TSCO", reason: "not_found" }]);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGINT");
+    expect(await exited).toBe(0);
+  });
+
   it("reports a bad seed or mock file with its place, exit 2", () => {
     writeFileSync(file("bad-seed.json"), JSON.stringify({ accounts: [{ id: "a", plan: "gold" }], users: [] }));
     const seedResult = runCli(["serve", "--port", "0", "--seed", file("bad-seed.json")]);
