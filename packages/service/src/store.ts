@@ -1,3 +1,4 @@
+/// <reference path="./sql-js.d.ts" />
 /**
  * The service's database: SQLite (sql.js, in WebAssembly) with numbered migrations, in memory
  * or backed by a file.
