@@ -255,7 +255,8 @@ export class WorkflowsService {
       }
     }
     if (workflow.published_version_id === null) throw errors.noPublishedVersion(workflowId);
-    if (this.mocks.cases && !(request.mockCase in this.mocks.cases) && request.mockCase !== "default") throw errors.unknownMockCase(request.mockCase, Object.keys(this.mocks.cases));
+    const cases = this.mocks.cases ?? {};
+    if (request.mockCase !== "default" && !Object.hasOwn(cases, request.mockCase)) throw errors.unknownMockCase(request.mockCase, Object.keys(cases));
     if (this.faults.usage) throw errors.usageUnavailable(this.faults.usage);
     const version = this.store.get("SELECT * FROM versions WHERE id = ?", [String(workflow.published_version_id)])!;
     const estimate = JSON.parse(String(version.estimate)) as Estimate;

@@ -291,6 +291,14 @@ describe("runs", () => {
     expect((await call("POST", `${V1}/${wf}/run`, { body: {}, headers: { "Wfkit-Mock-Case": "nope" } })).body.error).toBe("unknown_mock_case");
   });
 
+  it("refuses a mock case the mock file does not have, even with no mock file", async () => {
+    const { call, published } = await harness();
+    const wf = await published();
+    const reply = await call("POST", `${V1}/${wf}/run`, { body: {}, headers: { "Wfkit-Mock-Case": "toString" } });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe("unknown_mock_case");
+  });
+
   it("cancels an open run: remaining nodes stop and their share of the reservation is released", async () => {
     const { call, published, clock, service } = await harness({ mocks: { delayMs: 50 } });
     const wf = await published();
