@@ -307,8 +307,10 @@ export class WorkflowsService {
     const now = this.clock.now();
     for (const node of nodes)
       if (node.state === "held") Object.assign(node, { state: "passed", delivered: true, finishedAt: ISO(now) });
-    this.store.transaction(() => this.store.run("UPDATE runs SET state = 'running', nodes = ?, updated_at = ? WHERE id = ?", [JSON.stringify(nodes), now, runId]));
-    this.advance(runId);
+    this.store.transaction(() => {
+      this.store.run("UPDATE runs SET state = 'running', nodes = ?, updated_at = ? WHERE id = ?", [JSON.stringify(nodes), now, runId]);
+      this.advance(runId);
+    });
     return { ok: true, run: presentRun(this.runRow(workflowId, runId)) };
   }
 
@@ -399,8 +401,9 @@ export class WorkflowsService {
       node.output = "value" in response ? response.value : response.belowFloor;
       if ("belowFloor" in response || inputsBelowFloor) node.belowFloor = true;
       this.store.run("UPDATE runs SET drawn_minor_units = drawn_minor_units + ?, nodes = ?, updated_at = ? WHERE id = ?", [node.costMinorUnits, JSON.stringify(nodes), now, runId]);
+      // The next step in the same transaction: one journal line per finished part.
+      this.advance(runId);
     });
-    this.advance(runId);
   }
 
   private countCall(mockCase: string, target: string): number {
