@@ -68,7 +68,7 @@ export class Store {
     const SQL = await sqlJs;
     let db: Database;
     if (file && existsSync(file)) {
-      const bytes = readFileSync(file);
+      const bytes = fileSystem(file, () => readFileSync(file));
       try {
         db = new SQL.Database(bytes);
         db.exec("SELECT count(*) FROM sqlite_master");
@@ -86,7 +86,7 @@ export class Store {
     if (file) {
       store.replayJournal();
       store.migrate();
-      store.compact();
+      fileSystem(file, () => store.compact());
     } else {
       store.migrate();
     }
@@ -287,6 +287,18 @@ export class Store {
   private closeJournal(): void {
     if (this.journalFd !== undefined) closeSync(this.journalFd);
     this.journalFd = undefined;
+  }
+}
+
+/** Runs a file operation; a failure of the file system (missing directory, permissions) is a StoreError naming the file. */
+function fileSystem<T>(file: string, operation: () => T): T {
+  try {
+    return operation();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code !== "string") throw error;
+    const reason = code === "ENOENT" ? "its directory does not exist" : code === "EACCES" || code === "EPERM" ? "permission denied" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
+    throw new StoreError(`cannot use ${file} as the database: ${reason}`);
   }
 }
 

@@ -310,5 +310,8 @@ describe("wfkit serve's files and flags", () => {
     expect(mockResult.status).toBe(2);
     expect(mockResult.stderr).toMatch(/\/cases\/a\/parts\/pack\/1: part `pack` produces `pack.report`/);
     expect(runCli(["serve", "--port", "x"]).status).toBe(2);
+    const missing = runCli(["serve", "--port", "0", "--db", file("no/such/dir/service.db")]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/cannot use .*service\.db as the database: its directory does not exist/);
   });
 });
