@@ -8,7 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Context, Hono } from "hono";
 import { errors, type UsageOutage } from "./errors.js";
 import type { WorkflowsService } from "./service.js";
-import { clientIp, readObject } from "./app.js";
+import { clientIp, readObject } from "./request.js";
 import { SCOPES } from "./policy.js";
 
 export const ADMIN_PREFIX = "/__admin";

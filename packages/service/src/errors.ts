@@ -18,7 +18,7 @@ export interface ErrorBody {
 /** A refusal on its way to becoming a response; handlers throw it, the app renders it. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 503,
+    readonly status: 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 422 | 500 | 503,
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
   ) {

@@ -55,6 +55,7 @@ export interface Faults {
 }
 
 const ISO = (ms: number) => new Date(ms).toISOString();
+const OPEN_STATES = statesIn("open");
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
 
 export class WorkflowsService {
@@ -317,7 +318,7 @@ export class WorkflowsService {
   cancel(userId: string, workflowId: string, runId: string): { ok: true; run: ReturnType<typeof presentRun> } {
     this.ownedWorkflow(userId, workflowId, "cancel its runs");
     const row = this.runRow(workflowId, runId);
-    if (!statesIn("open").includes(row.state as RunState)) throw errors.runFinished(runId, String(row.state));
+    if (!OPEN_STATES.includes(row.state as RunState)) throw errors.runFinished(runId, String(row.state));
     const nodes = JSON.parse(String(row.nodes)) as RunNode[];
     const now = this.clock.now();
     for (const node of nodes) if (OPEN_NODE_STATES.includes(node.state)) Object.assign(node, { state: "cancelled", finishedAt: ISO(now) });
@@ -454,8 +455,8 @@ export class WorkflowsService {
       // A reset clears what finished runs drew; open runs keep their reservations.
       if (change.resetUsage)
         this.store.run(
-          "UPDATE accounts SET used_minor_units = (SELECT COALESCE(SUM(reserved_minor_units - drawn_minor_units), 0) FROM runs WHERE account_id = ? AND state IN ('queued', 'running', 'held')) WHERE id = ?",
-          [id, id],
+          `UPDATE accounts SET used_minor_units = (SELECT COALESCE(SUM(reserved_minor_units - drawn_minor_units), 0) FROM runs WHERE account_id = ? AND state IN (${OPEN_STATES.map(() => "?").join(", ")})) WHERE id = ?`,
+          [id, ...OPEN_STATES, id],
         );
     });
     return this.account(id)!;
