@@ -8,7 +8,7 @@ export const example = (name: string): Record<string, unknown> => JSON.parse(rea
 
 export interface Reply {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read any member
+  body: any; // assertions read any member
   headers: Headers;
 }
 

@@ -47,7 +47,7 @@ export function serve(args: readonly string[], cwd?: string): Promise<Served> {
 
 export interface HttpReply {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read any member
+  body: any; // assertions read any member
   headers: Headers;
 }
 
