@@ -68,7 +68,15 @@ export class Clock {
     if (this.firing) return; // a timer that schedules another is picked up by this loop
     this.firing = true;
     try {
-      while (this.timers.length && this.timers[0]!.due <= this.now()) this.timers.shift()!.fire();
+      while (this.timers.length && this.timers[0]!.due <= this.now()) {
+        const timer = this.timers.shift()!;
+        // A failing step of one run must not stop the others, nor the process.
+        try {
+          timer.fire();
+        } catch (error) {
+          console.error(`wfkit serve: a scheduled step failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+      }
     } finally {
       this.firing = false;
       this.arm();
