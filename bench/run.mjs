@@ -9,6 +9,7 @@ import { benchDsl } from "./dsl.mjs";
 import { benchMemory } from "./memory.mjs";
 import { benchCliStartup } from "./cli.mjs";
 import { benchLspLatency } from "./lsp.mjs";
+import { benchService } from "./service.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
 import { runHostileScale } from "../test/fuzz/scale.mjs";
 
@@ -38,6 +39,7 @@ results.cli = await benchCliStartup();
 section("CLI: `wfkit check` of a small file vs `node -e 0` (process wall time, ms, medians)", [results.cli]);
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
+results.service = await benchService();
 
 results.redos = await checkLexerBacktracking();
 console.log("\n## Lexer backtracking check (pathological strings)");

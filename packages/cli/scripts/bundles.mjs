@@ -1,13 +1,15 @@
-// The CLI's two esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
+// The CLI's three esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
 //
-//   wfkit.mjs  the CLI: `wfkit check small.wf` reads this one file at start-up instead of
-//              resolving hundreds of modules (chevrotain alone is ~650 files and ~400 ms
-//              unbundled);
-//   lsp.mjs    the language server, loaded only by `wfkit lsp`: it and its protocol library
-//              would otherwise be most of what `check` parses.
+//   wfkit.mjs    the CLI: `wfkit check small.wf` reads this one file at start-up instead of
+//                resolving hundreds of modules (chevrotain alone is ~650 files and ~400 ms
+//                unbundled);
+//   lsp.mjs      the language server, loaded only by `wfkit lsp`: it and its protocol library
+//                would otherwise be most of what `check` parses;
+//   service.mjs  the local Workflows API, loaded only by `wfkit serve` (hono, and sql.js with
+//                its WebAssembly inlined, so there is no .wasm file to find at run time).
 //
-// No code splitting: the CLI stays a single file. The two bundles each carry their own copy
-// of @wfkit/core and @wfkit/dsl, which costs disk space, not start-up time.
+// No code splitting: the CLI stays a single file. The bundles each carry their own copy of
+// @wfkit/core (and the first two of @wfkit/dsl), which costs disk space, not start-up time.
 //
 // The workspace packages are bundled from their TypeScript sources (esbuild strips types
 // and maps `./x.js` imports to `./x.ts`), so a bundle never depends on stale `tsc` output
@@ -43,8 +45,16 @@ const languageServerBesideCli = {
   },
 };
 
+/** `wfkit serve` imports @wfkit/service; in the CLI bundle that is the sibling service.mjs. */
+const serviceBesideCli = {
+  name: "service-beside-cli",
+  setup(build) {
+    build.onResolve({ filter: /^@wfkit\/service$/ }, () => ({ path: "./service.mjs", external: true }));
+  },
+};
+
 /**
- * Builds both bundles into `outdir`. `minify` drops source maps and comments but keeps the
+ * Builds the three bundles into `outdir`. `minify` drops source maps and comments but keeps the
  * licences (at the end of each file). With `write: false` nothing is written and the
  * results carry the files' contents (`outputFiles`).
  */
@@ -70,8 +80,9 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
       ...common,
       entryPoints: { wfkit: path("src/entry.ts") },
       define: { __WFKIT_VERSION__: JSON.stringify(version) },
-      plugins: [languageServerBesideCli, workspaceSources],
+      plugins: [languageServerBesideCli, serviceBesideCli, workspaceSources],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
+    build({ ...common, entryPoints: { service: workspaceSource("service") }, plugins: [workspaceSources] }),
   ]);
 }

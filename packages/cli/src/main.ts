@@ -8,7 +8,7 @@
  * line and from files, so they are printed through `printable`: one line, no control codes.
  */
 import { renderCommandHelp, type CommandSpec } from "./args.js";
-import { checkSpec, compileSpec, decompileSpec, estimateSpec, fmtSpec, graphSpec, lspSpec } from "./commands/specs.js";
+import { checkSpec, compileSpec, decompileSpec, estimateSpec, fmtSpec, graphSpec, lspSpec, serveSpec } from "./commands/specs.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { printable } from "./printable.js";
@@ -30,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   { spec: estimateSpec, load: async () => (await import("./commands/estimate.js")).runEstimate },
   { spec: graphSpec, load: async () => (await import("./commands/graph.js")).runGraph },
   { spec: lspSpec, load: async () => (await import("./commands/lsp.js")).runLsp },
+  { spec: serveSpec, load: async () => (await import("./commands/serve.js")).runServe },
 ];
 
 export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;

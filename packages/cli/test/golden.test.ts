@@ -46,7 +46,7 @@ const fixtureCases: Case[] = [
   { name: "graph-mermaid", args: ["graph", "wf/broken.wf"] },
   { name: "graph-dot", args: ["graph", "wf/brief.wf", "--format", "dot"] },
   { name: "help", args: ["--help"] },
-  ...["check", "fmt", "compile", "decompile", "estimate", "graph", "lsp"].map((command) => ({ name: `help-${command}`, args: [command, "--help"] })),
+  ...["check", "fmt", "compile", "decompile", "estimate", "graph", "lsp", "serve"].map((command) => ({ name: `help-${command}`, args: [command, "--help"] })),
 ];
 
 /**

@@ -164,3 +164,35 @@ export const lspSpec: CommandSpec = {
   },
   examples: [{ comment: "Start the server (an editor's language client does this for you)", command: "wfkit lsp --stdio" }],
 };
+
+export const serveSpec: CommandSpec = {
+  name: "serve",
+  summary: "Run the Workflows API locally (workflows, versions, runs with mocked research), for development and CI.",
+  usage: "[options]",
+  details: [
+    "Serves every endpoint of the Workflows API under /api/v1, with its credentials, scopes, plans",
+    "and errors, and runs published workflows against mocked parts. It listens on loopback unless",
+    "--host says otherwise, and prints the base URL, where data is kept, the admin token and the",
+    "API keys it seeded (shown once). Without --db everything is in memory and gone when it stops;",
+    "with --db every acknowledged change is on disk. SIGINT or SIGTERM stops it cleanly.",
+    "",
+    "With --json the first line on stdout, printed once it accepts requests, is",
+    '{"baseUrl": ..., "keys": {"read": ..., "write": ...}, "adminToken": ...}.',
+    "Formats of the seed and mock files, the admin surface and every assumption: docs/service.md.",
+  ].join("\n"),
+  flags: {
+    port: { type: "string", short: "p", value: "PORT", description: "Port to listen on (default 8787; 0 picks a free one)." },
+    host: { type: "string", value: "HOST", description: "Address to listen on (default 127.0.0.1)." },
+    db: { type: "string", value: "FILE", description: "Keep the data in this database file (created if absent) instead of in memory." },
+    seed: { type: "string", value: "FILE", description: "Accounts, users and keys to create (JSON; default: one account on a higher plan, a read key and a write key)." },
+    catalogue: { type: "string", value: "FILE", description: "Part catalogue (and subjects table) to serve (default: the built-in SAMPLE)." },
+    mocks: { type: "string", value: "FILE", description: "What each part returns in a run, per test case (default: an output that satisfies what the part produces)." },
+    json: { type: "boolean", description: "Print one JSON line with the base URL, keys and admin token once listening (for scripts)." },
+  },
+  examples: [
+    { comment: "Start it with the default seed", command: "wfkit serve" },
+    { comment: "In CI: a free port, keys for the test run", command: "wfkit serve --port 0 --json > serve.json &" },
+    { comment: "Keep the data between runs", command: "wfkit serve --db .wfkit/service.db" },
+    { comment: "Runs with your own mocked research", command: "wfkit serve --mocks test/mocks.json --seed test/seed.json" },
+  ],
+};

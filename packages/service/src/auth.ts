@@ -1,0 +1,175 @@
+/**
+ * Credentials: API keys, session JWTs and OAuth access tokens, resolved to a caller.
+ *
+ * A resolved credential is cached for `LIMITS.credentialCacheMs` on the service clock, as the
+ * identity service's cache does: a key revoked in the database keeps working until its cache
+ * entry is older than the TTL. Expiry and the IP allowlist are checked on every request
+ * (they are facts of the cached key, not of the database). Unknown credentials are never
+ * cached, so a key made a moment ago works at once.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { BlockList, isIP } from "node:net";
+import type { Clock } from "./clock.js";
+import { errors } from "./errors.js";
+import { API_KEY_PREFIX, LIMITS, OAUTH_TOKEN_PREFIX } from "./policy.js";
+import type { Store } from "./store.js";
+
+export type CredentialKind = "api_key" | "session" | "oauth";
+
+export interface Caller {
+  kind: CredentialKind;
+  userId: string;
+  /** The API key's id, for keys. */
+  keyId?: string;
+  /** Scopes limit API keys only; null for sessions and OAuth tokens. */
+  scopes: readonly string[] | null;
+  products: readonly string[] | null;
+}
+
+interface ResolvedCredential extends Caller {
+  expiresAt: number | null;
+  ipAllowlist: readonly string[];
+}
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+export function newSecret(): string {
+  return randomBytes(24).toString("base64url").replace(/[-_]/g, "x");
+}
+
+export function formatApiKey(keyId: string, secret: string): string {
+  return `${API_KEY_PREFIX}${keyId}_${secret}`;
+}
+
+export class Authenticator {
+  private readonly cache = new Map<string, { resolved: ResolvedCredential; at: number }>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly sessionSecret: string,
+  ) {}
+
+  /** The caller behind an Authorization header, or a 401 / 403 ApiError. */
+  authenticate(header: string | undefined, clientIp: string): Caller {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+    if (!header) throw errors.unauthenticated("No credential was sent");
+    if (!match) throw errors.unauthenticated("The Authorization header is not `Bearer <credential>`");
+    const credential = match[1]!;
+    const cacheKey = sha256(credential);
+    const now = this.clock.now();
+    let entry = this.cache.get(cacheKey);
+    if (!entry || now - entry.at >= LIMITS.credentialCacheMs) {
+      this.cache.delete(cacheKey);
+      const resolved = this.resolve(credential, now);
+      entry = { resolved, at: now };
+      this.cache.set(cacheKey, entry);
+    }
+    const { resolved } = entry;
+    if (resolved.expiresAt !== null && now >= resolved.expiresAt) throw errors.unauthenticated(`The ${describeKind(resolved.kind)} expired at ${new Date(resolved.expiresAt).toISOString()}`);
+    if (resolved.ipAllowlist.length && !ipAllowed(resolved.ipAllowlist, clientIp)) throw errors.ipNotAllowed(clientIp);
+    return resolved;
+  }
+
+  /** Forgets every cached credential (admin reset). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  issueSession(userId: string, ttlMs: number = LIMITS.sessionTtlMs): string {
+    const now = this.clock.now();
+    const header = base64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+    const payload = base64url(JSON.stringify({ sub: userId, typ: "session", iat: Math.floor(now / 1000), exp: Math.floor((now + ttlMs) / 1000) }));
+    return `${header}.${payload}.${this.sign(`${header}.${payload}`)}`;
+  }
+
+  private sign(text: string): string {
+    return createHmac("sha256", this.sessionSecret).update(text).digest("base64url");
+  }
+
+  private resolve(credential: string, now: number): ResolvedCredential {
+    if (credential.startsWith(API_KEY_PREFIX)) return this.resolveKey(credential);
+    if (credential.startsWith(OAUTH_TOKEN_PREFIX)) return this.resolveOauth(credential);
+    if (credential.split(".").length === 3) return this.resolveSession(credential, now);
+    throw errors.unauthenticated("The credential is not an API key, a session token or an OAuth access token this service issued");
+  }
+
+  private resolveKey(credential: string): ResolvedCredential {
+    const match = /^wfk_([a-z0-9]{1,32})_([A-Za-z0-9]+)$/.exec(credential);
+    const row = match ? this.store.get("SELECT * FROM api_keys WHERE id = ?", [match[1]!]) : undefined;
+    if (!match || !row || !hashesEqual(sha256(match[2]!), String(row.secret_hash))) throw errors.unauthenticated("The API key is unknown");
+    if (row.revoked_at !== null) throw errors.unauthenticated("The API key was revoked");
+    return {
+      kind: "api_key",
+      keyId: String(row.id),
+      userId: String(row.user_id),
+      scopes: JSON.parse(String(row.scopes)) as string[],
+      products: JSON.parse(String(row.products)) as string[],
+      expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+      ipAllowlist: JSON.parse(String(row.ip_allowlist)) as string[],
+    };
+  }
+
+  private resolveOauth(credential: string): ResolvedCredential {
+    const row = this.store.get("SELECT * FROM oauth_tokens WHERE token_hash = ?", [sha256(credential)]);
+    if (!row) throw errors.unauthenticated("The OAuth access token is unknown");
+    if (row.revoked_at !== null) throw errors.unauthenticated("The OAuth access token was revoked");
+    return { kind: "oauth", userId: String(row.user_id), scopes: null, products: null, expiresAt: row.expires_at === null ? null : Number(row.expires_at), ipAllowlist: [] };
+  }
+
+  private resolveSession(token: string, now: number): ResolvedCredential {
+    const [header, payload, signature] = token.split(".") as [string, string, string];
+    if (!hashesEqual(this.sign(`${header}.${payload}`), signature)) throw errors.unauthenticated("The session token's signature does not match this service");
+    let claims: { sub?: unknown; exp?: unknown; typ?: unknown };
+    try {
+      claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as typeof claims;
+    } catch {
+      throw errors.unauthenticated("The session token's payload is not JSON");
+    }
+    if (typeof claims.sub !== "string" || typeof claims.exp !== "number" || claims.typ !== "session") throw errors.unauthenticated("The session token lacks its subject or expiry");
+    if (!this.store.get("SELECT id FROM users WHERE id = ?", [claims.sub])) throw errors.unauthenticated("The session token's user no longer exists");
+    if (claims.exp * 1000 <= now) throw errors.unauthenticated("The session token expired");
+    return { kind: "session", userId: claims.sub, scopes: null, products: null, expiresAt: claims.exp * 1000, ipAllowlist: [] };
+  }
+}
+
+function describeKind(kind: CredentialKind): string {
+  return kind === "api_key" ? "API key" : kind === "session" ? "session token" : "OAuth access token";
+}
+
+function hashesEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function base64url(text: string): string {
+  return Buffer.from(text, "utf8").toString("base64url");
+}
+
+/** Plain addresses, or CIDR blocks, IPv4 or IPv6; an IPv4-mapped IPv6 address counts as IPv4. */
+export function ipAllowed(allowlist: readonly string[], clientIp: string): boolean {
+  const address = clientIp.startsWith("::ffff:") && isIP(clientIp.slice(7)) === 4 ? clientIp.slice(7) : clientIp;
+  const family = isIP(address);
+  if (!family) return false;
+  const list = new BlockList();
+  for (const entry of allowlist) {
+    const [base, bits] = entry.split("/");
+    const entryFamily = isIP(base ?? "");
+    if (!entryFamily) continue;
+    const type = entryFamily === 4 ? "ipv4" : "ipv6";
+    if (bits === undefined) list.addAddress(base!, type);
+    else list.addSubnet(base!, Number(bits), type);
+  }
+  return list.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+export function validIpAllowlistEntry(entry: string): boolean {
+  const [base, bits, extra] = entry.split("/");
+  const family = isIP(base ?? "");
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}

@@ -1,0 +1,88 @@
+/**
+ * The database schema, as numbered migrations: migration N takes a database from schema
+ * version N-1 to N. They are applied in order at start; a database whose version is higher
+ * than this list is long was written by a newer wfkit and is refused. Never edit a migration
+ * that has shipped: add the next one.
+ */
+export const MIGRATIONS: readonly (readonly string[])[] = [
+  [
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    `CREATE TABLE accounts (
+      id TEXT PRIMARY KEY,
+      plan TEXT NOT NULL,
+      region TEXT NOT NULL,
+      acceptance_outstanding INTEGER NOT NULL DEFAULT 0,
+      allowance_minor_units INTEGER NOT NULL,
+      used_minor_units INTEGER NOT NULL DEFAULT 0
+    )`,
+    "CREATE TABLE organisations (id TEXT PRIMARY KEY, name TEXT NOT NULL)",
+    `CREATE TABLE users (
+      id TEXT PRIMARY KEY,
+      account_id TEXT NOT NULL REFERENCES accounts (id),
+      organisation_id TEXT REFERENCES organisations (id),
+      name TEXT NOT NULL
+    )`,
+    `CREATE TABLE api_keys (
+      id TEXT PRIMARY KEY,
+      secret_hash TEXT NOT NULL,
+      user_id TEXT NOT NULL REFERENCES users (id),
+      label TEXT NOT NULL,
+      products TEXT NOT NULL,
+      scopes TEXT NOT NULL,
+      expires_at INTEGER,
+      ip_allowlist TEXT NOT NULL,
+      revoked_at INTEGER,
+      created_at INTEGER NOT NULL
+    )`,
+    `CREATE TABLE oauth_tokens (
+      token_hash TEXT PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users (id),
+      expires_at INTEGER,
+      revoked_at INTEGER
+    )`,
+    `CREATE TABLE workflows (
+      id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      owner_user_id TEXT NOT NULL REFERENCES users (id),
+      published_version_id TEXT,
+      created_at INTEGER NOT NULL
+    )`,
+    `CREATE TABLE versions (
+      id TEXT PRIMARY KEY,
+      workflow_id TEXT NOT NULL REFERENCES workflows (id),
+      body TEXT NOT NULL,
+      estimate TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      published_at INTEGER
+    )`,
+    `CREATE TABLE runs (
+      id TEXT PRIMARY KEY,
+      workflow_id TEXT NOT NULL REFERENCES workflows (id),
+      version_id TEXT NOT NULL REFERENCES versions (id),
+      owner_user_id TEXT NOT NULL,
+      account_id TEXT NOT NULL,
+      state TEXT NOT NULL,
+      question TEXT,
+      mock_case TEXT NOT NULL,
+      reserved_minor_units INTEGER NOT NULL,
+      drawn_minor_units INTEGER NOT NULL DEFAULT 0,
+      released_minor_units INTEGER NOT NULL DEFAULT 0,
+      nodes TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      finished_at INTEGER
+    )`,
+    "CREATE INDEX runs_by_workflow ON runs (workflow_id, created_at)",
+    "CREATE INDEX runs_by_owner ON runs (owner_user_id, created_at)",
+    `CREATE TABLE idempotency_keys (
+      caller TEXT NOT NULL,
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      status INTEGER NOT NULL,
+      response TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (caller, key)
+    )`,
+    "CREATE TABLE mock_counters (mock_case TEXT NOT NULL, target TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (mock_case, target))",
+  ],
+];

@@ -1,0 +1,73 @@
+/**
+ * The service's fixed tables: plans and their features, scopes, regions, run states, limits.
+ * Where the reference does not give a name or a value, the choice is made here, once, and
+ * listed in docs/service.md.
+ */
+import type { Feature } from "./errors.js";
+
+/** The browser-only tier, the two higher tiers with API access, and a plan without Workflows. */
+export const PLANS = {
+  starter: { features: [] },
+  browser: { features: ["workflows"] },
+  professional: { features: ["workflows", "workflows_api"] },
+  enterprise: { features: ["workflows", "workflows_api"] },
+} as const satisfies Record<string, { features: readonly Feature[] }>;
+
+export type PlanName = keyof typeof PLANS;
+export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+
+export function planHas(plan: string, feature: Feature): boolean {
+  return (PLANS[plan as PlanName]?.features as readonly string[] | undefined)?.includes(feature) ?? false;
+}
+
+export const SCOPES = ["read:workflows", "write:workflows"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** `write:workflows` implies `read:workflows`. */
+export function scopesGrant(held: readonly string[], needed: Scope): boolean {
+  return held.includes(needed) || (needed === "read:workflows" && held.includes("write:workflows"));
+}
+
+export const RESEARCH_PRODUCT = "product_research";
+
+/** Regions where Workflows is offered; an account elsewhere gets `503 workflows_unavailable`. */
+export const WORKFLOWS_REGIONS: readonly string[] = ["eu", "uk", "us"];
+
+/** Run states. "open" and "terminal" are the filter values of the run listing. */
+export const RUN_STATES = {
+  queued: "open",
+  running: "open",
+  held: "open",
+  succeeded: "terminal",
+  failed: "terminal",
+  cancelled: "terminal",
+} as const;
+export type RunState = keyof typeof RUN_STATES;
+export const RUN_FILTERS = ["all", "open", "terminal"] as const;
+export type RunFilter = (typeof RUN_FILTERS)[number];
+
+export function statesIn(filter: RunFilter): RunState[] {
+  return (Object.keys(RUN_STATES) as RunState[]).filter((state) => filter === "all" || RUN_STATES[state] === filter);
+}
+
+export const LIMITS = {
+  questionLength: 1000,
+  workflowNameLength: 200,
+  idempotencyKeyLength: 255,
+  hintsPerCall: 100,
+  hintLength: 200,
+  /** Definitions of 10,000 nodes are about 4 MB of pretty JSON. */
+  bodyBytes: 8 * 1024 * 1024,
+  /** How long a credential, once resolved, is trusted without asking again (revocation delay). */
+  credentialCacheMs: 60_000,
+  /** How long an Idempotency-Key is remembered (Stripe keeps keys 24 hours). */
+  idempotencyRetentionMs: 24 * 60 * 60 * 1000,
+  sessionTtlMs: 12 * 60 * 60 * 1000,
+} as const;
+
+/** The `host` a run start returns (the reference's value). */
+export const RUN_HOST = "workflow_run";
+
+/** API keys: `wfk_<key id>_<secret>`. Only the SHA-256 of the secret is stored. */
+export const API_KEY_PREFIX = "wfk_";
+export const OAUTH_TOKEN_PREFIX = "wfo_";

@@ -1,0 +1,53 @@
+/** Reading a request: its peer address and its JSON body, with every bad body a clear 4xx. */
+import type { Context } from "hono";
+import { errors } from "./errors.js";
+import { LIMITS } from "./policy.js";
+
+/** The peer address the request came from ("" when called in-process, with no socket). */
+export function clientIp(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? "";
+}
+
+/**
+ * The JSON body as an object. `fields` lists the members the route knows (others are a 400:
+ * a misspelt member is a mistake worth hearing about); null accepts any members. An empty
+ * body is `{}` when `emptyIsObject`.
+ */
+export async function readObject(c: Context, fields: readonly string[] | null, emptyIsObject = false): Promise<Record<string, unknown>> {
+  const text = await readText(c);
+  if (!text.trim()) {
+    if (emptyIsObject) return {};
+    throw errors.badRequest("the body is empty; send a JSON object");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw errors.malformedJson(error instanceof Error ? error.message : String(error));
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw errors.badRequest(`the body must be a JSON object, not ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`, "");
+  const object = value as Record<string, unknown>;
+  if (fields) {
+    const unknown = Object.keys(object).filter((key) => !fields.includes(key));
+    if (unknown.length) throw errors.badRequest(`unknown member \`${unknown[0]}\`; this route takes ${fields.length ? fields.map((f) => `\`${f}\``).join(", ") : "no members"}`, `/${unknown[0]}`);
+  }
+  return object;
+}
+
+/** Routes that take no body: an empty body or `{}` (clients often send one). */
+export async function readEmpty(c: Context): Promise<void> {
+  await readObject(c, [], true);
+}
+
+async function readText(c: Context): Promise<string> {
+  const declared = Number(c.req.header("Content-Length") ?? "0");
+  if (declared > LIMITS.bodyBytes) throw errors.bodyTooLarge(LIMITS.bodyBytes);
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > LIMITS.bodyBytes) throw errors.bodyTooLarge(LIMITS.bodyBytes);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw errors.malformedJson("it is not UTF-8 text");
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Runs that really run: a run walks its published graph in dependency order, one node at a
+ * time, through the states of `RUN_STATES`; each part node takes its configured delay and
+ * then returns what the mock file says (or a synthesized output that satisfies the part's
+ * `produces`).
+ *
+ * Usage, the rule in one place: starting a run reserves the version's whole estimate; a part
+ * that finishes with a value (below the floor or not) draws its own cost from the
+ * reservation; when the run ends (succeeded, failed or cancelled) whatever is reserved and
+ * not drawn is released to the allowance. So a cancelled run costs the parts that finished
+ * before it was cancelled, a failed part costs nothing, and a part still running when its
+ * run is cancelled costs nothing.
+ *
+ * A result is below the floor when its mock says so or when any of its inputs was (a pack
+ * assembled from a below-floor result is itself below the floor). A `hold` gate that
+ * receives one holds the run (`held`) until it is delivered; delivering passes the result on.
+ */
+import type { Catalogue, CataloguePart, Estimate } from "@wfkit/core";
+import { indexCatalogue } from "@wfkit/core";
+import { DEFAULT_PART_DELAY_MS, type MockFile, type MockResponse } from "./files.js";
+
+export type NodeState = "pending" | "running" | "succeeded" | "failed" | "held" | "passed" | "cancelled";
+
+export interface RunNode {
+  nodeId: string;
+  kind: "trigger" | "part" | "gate" | "destination";
+  partId?: string;
+  /** What this node draws from the reservation when it finishes with a value. */
+  costMinorUnits: number;
+  upstream: string[];
+  state: NodeState;
+  output?: Record<string, unknown>;
+  belowFloor?: boolean;
+  failure?: { code: string; message: string };
+  /** Set on a gate whose held result was delivered. */
+  delivered?: boolean;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+/** The nodes of a version body's graph in dependency order (Kahn's algorithm, ties by position). */
+export function planRun(body: unknown, estimate: Estimate): RunNode[] {
+  const graph = graphOf(body);
+  const costs = new Map(estimate.parts.map((part) => [part.nodeId, part.costMinorUnits]));
+  const nodes = graph.nodes.map((node) => {
+    const kind: RunNode["kind"] = node.kind === "trigger" || node.kind === "gate" || node.kind === "destination" ? node.kind : "part";
+    return {
+      nodeId: node.id,
+      kind,
+      ...(kind === "part" ? { partId: String(node.partId) } : {}),
+      costMinorUnits: kind === "part" ? (costs.get(node.id) ?? 0) : 0,
+      upstream: [] as string[],
+      state: "pending" as NodeState,
+    };
+  });
+  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+  const indegree = new Map(nodes.map((node) => [node.nodeId, 0]));
+  const downstream = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    if (!byId.has(edge.from) || !byId.has(edge.to)) continue;
+    byId.get(edge.to)!.upstream.push(edge.from);
+    indegree.set(edge.to, indegree.get(edge.to)! + 1);
+    downstream.set(edge.from, [...(downstream.get(edge.from) ?? []), edge.to]);
+  }
+  const order: RunNode[] = [];
+  const ready = nodes.filter((node) => indegree.get(node.nodeId) === 0);
+  const position = new Map(nodes.map((node, i) => [node.nodeId, i]));
+  while (ready.length) {
+    ready.sort((a, b) => position.get(a.nodeId)! - position.get(b.nodeId)!);
+    const node = ready.shift()!;
+    order.push(node);
+    for (const next of downstream.get(node.nodeId) ?? []) {
+      indegree.set(next, indegree.get(next)! - 1);
+      if (indegree.get(next) === 0) ready.push(byId.get(next)!);
+    }
+  }
+  return order;
+}
+
+interface GraphNode {
+  id: string;
+  kind?: unknown;
+  partId?: unknown;
+  terminal?: { subjectRefs?: unknown[] };
+}
+
+/** The graph of a validated Definition or version-save body. */
+export function graphOf(body: unknown): { nodes: GraphNode[]; edges: { from: string; to: string }[] } {
+  const value = body as { scope?: { graph?: unknown }; nodes?: unknown };
+  const graph = (value.scope?.graph ?? value) as { nodes: GraphNode[]; edges: { from: string; to: string }[] };
+  return graph;
+}
+
+/** The next response for a part node: the mock file's, or a synthesized value. */
+export function mockResponseFor(mocks: MockFile, mockCase: string, node: RunNode, call: (target: string) => number, catalogue: Catalogue, subjects: string[]): MockResponse {
+  const entry = mocks.cases?.[mockCase];
+  const nodeEntry = entry?.nodes?.[node.nodeId];
+  if (nodeEntry && nodeEntry.partId === node.partId) return pick(nodeEntry.responses, call(`node:${node.nodeId}`));
+  const partEntry = node.partId ? entry?.parts?.[node.partId] : undefined;
+  if (partEntry) return pick(partEntry, call(`part:${node.partId}`));
+  const part = indexCatalogue(catalogue).parts.get(node.partId ?? "");
+  return { value: synthesize(part, node, subjects) };
+}
+
+function pick(sequence: Record<string, MockResponse>, callNumber: number): MockResponse {
+  const numbers = Object.keys(sequence).map(Number).sort((a, b) => a - b);
+  const chosen = numbers.filter((n) => n <= callNumber).pop() ?? numbers[0]!;
+  return sequence[String(chosen)]!;
+}
+
+/** An output with one member per type the part produces. */
+function synthesize(part: CataloguePart | undefined, node: RunNode, subjects: string[]): Record<string, unknown> {
+  const output: Record<string, unknown> = {};
+  for (const type of part?.produces ?? []) output[type] = { synthesized: true, partId: node.partId, nodeId: node.nodeId, subjects, inputs: node.upstream };
+  return output;
+}
+
+export function partDelayMs(mocks: MockFile, partId: string | undefined): number {
+  return (partId !== undefined ? mocks.partDelayMs?.[partId] : undefined) ?? mocks.delayMs ?? DEFAULT_PART_DELAY_MS;
+}
+
+export function subjectsOf(body: unknown, nodeId: string): string[] {
+  const node = graphOf(body).nodes.find((candidate) => candidate.id === nodeId);
+  return (node?.terminal?.subjectRefs ?? []).map((ref) => String((ref as { canonicalId?: unknown }).canonicalId ?? ""));
+}
+
+export const OPEN_NODE_STATES: readonly NodeState[] = ["pending", "running", "held"];
