@@ -272,7 +272,8 @@ class WfParser extends EmbeddedActionsParser {
       // Past the cap, reading on would only add recovery work and messages nobody reads.
       GATE: () => {
         if (this.savedErrors.length + this.problems.length < MAX_SYNTAX_ERRORS) return true;
-        this.stoppedAt = this.LA(1);
+        // Chevrotain may ask again while it winds up: the first place it stopped counts.
+        this.stoppedAt ??= this.LA(1);
         return false;
       },
       DEF: () => this.OR([
@@ -1116,10 +1117,11 @@ function capSyntaxErrors(sorted: SourceFault[], stoppedAt: IToken | undefined, l
   const kept = sorted.slice(0, MAX_SYNTAX_ERRORS);
   const hidden = sorted.length - kept.length;
   const lastEnd = kept[kept.length - 1]?.span.end ?? 0;
+  // A line's end is not a place to point at: the first token after it is.
+  if (stoppedAt?.tokenType === Newline) stoppedAt = (stoppedAt as NewlineToken).nextSignificant ?? stoppedAt;
   const at = stoppedAt && isReal(stoppedAt) && stoppedAt.tokenType !== EOF && stoppedAt.startOffset >= lastEnd ? span(stoppedAt) : { start: lastEnd, end: lastEnd };
-  const hiddenWords = hidden > 0 ? `${hidden.toLocaleString("en")} more not shown, and ` : "";
   const message = stoppedAt
-    ? `too many syntax errors: stopped after ${MAX_SYNTAX_ERRORS.toLocaleString("en")} (${hiddenWords}the text from line ${lines.rangeOf(at).start.line} on was not checked); fix the errors above and check again`
+    ? `too many syntax errors: stopped after ${MAX_SYNTAX_ERRORS.toLocaleString("en")}, and the text from line ${lines.positionAt(at.start).line + 1} on was not checked; fix the errors above and check again`
     : `${hidden.toLocaleString("en")} more syntax errors not shown (at most ${MAX_SYNTAX_ERRORS.toLocaleString("en")} are reported); fix the errors above and check again`;
   kept.push(sourceFault(lines, DSL_CODES.syntax, "error", message, at));
   return kept;
