@@ -12,6 +12,7 @@ import { benchLspLatency } from "./lsp.mjs";
 import { benchService } from "./service.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
 import { runHostileScale } from "../test/fuzz/scale.mjs";
+import { benchHostileGrowth, GROWTH_BUDGET } from "./hostile.mjs";
 
 const quick = process.env.BENCH_QUICK === "1";
 const scaling = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
@@ -44,9 +45,11 @@ results.service = await benchService();
 results.redos = await checkLexerBacktracking();
 console.log("\n## Lexer backtracking check (pathological strings)");
 console.log(JSON.stringify(results.redos, null, 2));
+results.hostileGrowth = benchHostileGrowth();
+section(`Hostile text: time for 4x the input (budget ${GROWTH_BUDGET}x; linear is about 4)`, results.hostileGrowth.rows);
 if (!quick) {
   results.hostileScale = await runHostileScale();
-  console.log("\n## Hostile scale through the CLI (1M nodes, 10^6 edges to one node)");
+  console.log("\n## Hostile scale through the CLI (1M nodes, 10^6 edges to one node, a 240 MB .json of 10^6 terminal parts)");
   console.log(JSON.stringify(results.hostileScale, null, 2));
 }
 
@@ -57,6 +60,7 @@ results.goals = {
   "CLI within 2x of node -e 0": { value: results.cli.ratio, goal: 2 },
   "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },
   "LSP p95 at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.p95Ms, goal: 16 },
+  ...Object.fromEntries(results.hostileGrowth.rows.map((row) => [`hostile text, time for 4x the input: ${row.shape}`, { value: row.growth, goal: row.budget }])),
 };
 section("Goals", Object.entries(results.goals).map(([goal, { value, goal: target }]) => ({ goal, value, target, met: value !== undefined && value <= target })));
 writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");

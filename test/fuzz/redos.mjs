@@ -36,7 +36,8 @@ function fastest(action, times = 3) {
  * Runs the property; resolves with the figures (`ok` false and `failures` when a bound was
  * exceeded). Bounds: a token pattern may take `regexMicrosPerChar` per character; the whole
  * analysis `analyzeMicrosPerChar` per character (text where every line is a syntax error
- * costs about 30 µs a character: error recovery, not backtracking), and 4 times the text may
+ * costs up to about 30 µs a character, error recovery rather than backtracking, until the
+ * parser stops at 1,000 errors), and 4 times the text may
  * take at most `maxGrowth` times as long (linear is 4, quadratic 16). Each bound has `slackMs`
  * added for GC pauses.
  */

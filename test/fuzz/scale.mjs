@@ -1,6 +1,7 @@
 // The hostile-input sizes too slow for the unit suite: 1,000,000 nodes through the DSL and the
-// built CLI (about a minute each on 2 cores), and 1,000,000 edges into one node as a .json
-// file through the CLI. For `npm run bench` (after `npm run build`), or by hand:
+// built CLI (about a minute each on 2 cores), 1,000,000 edges into one node as a .json file
+// through the CLI, and a 240 MB .json definition of 1,000,000 terminal parts (checked in
+// Node's default heap: see LARGE_JSON_CHARS in packages/dsl/src/json-source.ts). For `npm run bench` (after `npm run build`), or by hand:
 //
 //   node test/fuzz/scale.mjs            exit 1 if any run crashed or answered wrongly
 //   SCALE_HEAP_MB=8192 node test/fuzz/scale.mjs   the same with a larger V8 heap for the CLI
@@ -13,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { syntheticSource } from "@wfkit/dsl";
+import { layeredGraph } from "../../bench/graphs.mjs";
 
 const bin = fileURLToPath(new URL("../../packages/cli/bin/wfkit.js", import.meta.url));
 
@@ -78,7 +80,7 @@ function tailOf(path, bytes) {
 }
 
 /** Runs each size; resolves with per-case figures and `ok` (every answer right). */
-export async function runHostileScale({ nodes = 1_000_000, edges = 1_000_000, heapMb = undefined } = {}) {
+export async function runHostileScale({ nodes = 1_000_000, edges = 1_000_000, terminalParts = 1_000_000, heapMb = undefined } = {}) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "wfkit-scale-"));
   const cases = [];
   try {
@@ -102,6 +104,21 @@ export async function runHostileScale({ nodes = 1_000_000, edges = 1_000_000, he
       ok: jsonRun.status === 1 && written === edges - 1 && summary.includes(`"errors": ${edges - 1},`) && jsonRun.stderr === "",
       stderr: jsonRun.stderr || undefined,
     });
+
+    // A valid definition with `terminalParts` terminal parts (a pack beside each): the report
+    // lists no fault and an estimate with one entry per terminal part.
+    const large = path.join(dir, "terminal-parts.json");
+    writeFileSync(large, JSON.stringify(layeredGraph(terminalParts * 2 + 3)));
+    const megabytes = Math.round(statSync(large).size / 2 ** 20);
+    const largeRun = check(large, heapMb);
+    const tail = largeRun.status === null ? "" : tailOf(largeRun.outFile, 400);
+    cases.push({
+      case: `${terminalParts.toLocaleString("en")} terminal parts, ${megabytes} MB .json`,
+      ms: Math.round(largeRun.ms),
+      status: largeRun.status,
+      ok: largeRun.status === 0 && largeRun.stderr === "" && /"errors": 0,/.test(tail),
+      stderr: largeRun.stderr || undefined,
+    });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -110,7 +127,7 @@ export async function runHostileScale({ nodes = 1_000_000, edges = 1_000_000, he
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const heapMb = process.env.SCALE_HEAP_MB ? Number(process.env.SCALE_HEAP_MB) : undefined;
-  const result = await runHostileScale({ nodes: Number(process.env.SCALE_NODES ?? 1_000_000), edges: Number(process.env.SCALE_EDGES ?? 1_000_000), heapMb });
+  const result = await runHostileScale({ nodes: Number(process.env.SCALE_NODES ?? 1_000_000), edges: Number(process.env.SCALE_EDGES ?? 1_000_000), terminalParts: Number(process.env.SCALE_TERMINAL_PARTS ?? 1_000_000), heapMb });
   console.table(result.cases);
   process.exit(result.ok ? 0 : 1);
 }

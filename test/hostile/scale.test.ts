@@ -6,7 +6,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { validateDefinition, type Definition } from "@wfkit/core";
-import { checkFile, ensureBuilt, runCli, tempDir } from "./support.js";
+import { parseJsonSource } from "@wfkit/dsl";
+import { layeredGraph } from "../../bench/graphs.mjs";
+import { checkFile, ensureBuilt, runCli, tempDir, type JsonFault } from "./support.js";
 
 beforeAll(() => ensureBuilt());
 
@@ -75,3 +77,29 @@ describe("a 50 MB file through the CLI", () => {
     expect(readFileSync(path.join(dir, "big.wf"), "utf8") === text).toBe(true);
   });
 });
+
+describe("a large .json definition within a small heap", () => {
+  it("checks a 30 MB definition (50,000 terminal parts, one misspelt) in a 160 MB heap and places its faults as the full tree would", () => {
+    const graph = layeredGraph(100_003);
+    const misspelt = graph.nodes.length - 4;
+    graph.nodes[misspelt]!.partId = "pak";
+    const text = JSON.stringify(graph, null, 1);
+    expect(text.length).toBeGreaterThan(30_000_000);
+    const dir = tempDir({ "large.json": text });
+    // jsonc-parser's tree of this text alone is about 450 MB; the lazily read tree is not built.
+    const run = checkFile(dir, "large.json", [], { NODE_OPTIONS: "--max-old-space-size=160" });
+    expect(run.status).toBe(1);
+    const reference = parseJsonSource(text, Infinity).sourceMap;
+    expect(run.faults.map((fault) => fault.code)).toEqual(["part-unknown", "terminal-unexpected"]);
+    // Each fault where the full tree places its pointer (the pointers are the checker's).
+    for (const fault of run.faults as (JsonFault & { pointer: string })[]) {
+      expect(fault.pointer.startsWith(`/nodes/${misspelt}`)).toBe(true);
+      expect(fault.range).toEqual(columnsFromOne(reference.rangeOf(fault.pointer)));
+    }
+  });
+});
+
+/** A range as the CLI's JSON output gives it (lines and columns from 1). */
+function columnsFromOne(range: { start: { line: number; character: number }; end: { line: number; character: number } }) {
+  return { start: { line: range.start.line + 1, column: range.start.character + 1 }, end: { line: range.end.line + 1, column: range.end.character + 1 } };
+}

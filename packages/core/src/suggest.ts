@@ -27,7 +27,18 @@ export class Suggester {
       const lower = word.toLowerCase();
       for (const candidate of candidates) {
         if (candidate === word || Math.abs(candidate.length - word.length) > limit) continue;
-        const d = candidate.toLowerCase() === lower ? 0 : distance(word, candidate);
+        const longer = Math.max(word.length, candidate.length);
+        // A comparison of words longer than 32 characters costs more: charged by its size.
+        if (longer > 32) {
+          this.remainingComparisons -= Math.ceil(longer / 32) * Math.ceil(longer / 4);
+          if (this.remainingComparisons < 0) {
+            // Budget spent mid-search: no suggestion rather than the best of a partial search.
+            this.remainingComparisons = 0;
+            best = undefined;
+            break;
+          }
+        }
+        const d = candidate.length === word.length && candidate.toLowerCase() === lower ? 0 : distance(word, candidate);
         if (d < bestDistance) {
           bestDistance = d;
           best = candidate;

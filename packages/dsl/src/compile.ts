@@ -12,7 +12,7 @@
  * only when a fault needs them, or stored as flat arrays), and a `CompileCache` lets the
  * language server recompile only the statements an edit touched.
  */
-import { joinPointer } from "@wfkit/core";
+import { joinPointer, Suggester } from "@wfkit/core";
 import type {
   Block,
   ChainStatement,
@@ -166,6 +166,11 @@ interface SubjectValue {
 
 class Compiler {
   private readonly diagnostics: SourceFault[] = [];
+  /**
+   * Core's did-you-mean search, one per compile: its work budget caps the searches of a file
+   * with thousands of misspelt names, as it does in the checker.
+   */
+  private readonly suggester = new Suggester();
   /** Declared subjects by name (the first declaration of a name counts). */
   private readonly subjects = new Map<string, SubjectStatement>();
   /** The declared node names, and how many statements declare each one declared more than once. */
@@ -711,7 +716,7 @@ class Compiler {
         uses ??= firstUses(statement, firstEdge);
         const use = uses.get(name);
         const pointer = use ? joinPointer(this.graphPointer, "edges", use.index, use.field) : this.graphPointer;
-        const suggestion = closestName(name.text, this.namesInOrder());
+        const suggestion = this.suggester.closest(name.text, this.namesInOrder());
         this.report(
           DSL_CODES.undeclaredNode,
           "error",
@@ -923,36 +928,4 @@ function declaredName(statement: NodeDeclaration): string | undefined {
 /** A name as `.wf` would write it in a message. */
 function printableName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$/.test(name) ? name : JSON.stringify(name);
-}
-
-/** The declared name closest to a misspelt one (edit distance at most a third of its length). */
-export function closestName(name: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
-  for (const candidate of candidates) {
-    if (Math.abs(candidate.length - name.length) >= bestDistance) continue;
-    const distance = editDistance(name, candidate, bestDistance);
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string, cap: number): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin >= cap) return cap;
-    previous = current;
-  }
-  return previous[b.length]!;
 }

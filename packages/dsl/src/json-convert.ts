@@ -101,11 +101,30 @@ function checkNumber(literal: JsonScalarLiteral, issues: LiteralIssue[]): void {
 /** The member a key names in an object literal: the last one, as JSON.parse keeps. */
 export function memberOf(literal: JsonLiteral | undefined, key: string): JsonMember | undefined {
   if (literal?.type !== "object") return undefined;
+  if (literal.members.length > SCANNED_MEMBERS) return memberIndexOf(literal).get(key);
   for (let i = literal.members.length - 1; i >= 0; i--) {
     const member = literal.members[i]!;
     if (member.key.text === key) return member;
   }
   return undefined;
+}
+
+/**
+ * Objects with more members than this are looked up through an index built on first use:
+ * placing a fault on each of thousands of members of one `with` block would otherwise scan
+ * the block once per fault.
+ */
+const SCANNED_MEMBERS = 16;
+const memberIndexes = new WeakMap<JsonLiteral, Map<string, JsonMember>>();
+
+/** Each key of an object literal to its last member (JSON keeps the last). */
+function memberIndexOf(literal: JsonLiteral & { type: "object" }): Map<string, JsonMember> {
+  let index = memberIndexes.get(literal);
+  if (index) return index;
+  index = new Map();
+  for (const member of literal.members) index.set(member.key.text, member);
+  memberIndexes.set(literal, index);
+  return index;
 }
 
 /**

@@ -50,8 +50,11 @@ export interface JsonSource {
   tree: JsonNode | undefined;
 }
 
-/** Parses a `.json` source. Never throws. */
-export function parseJsonSource(text: string): JsonSource {
+/**
+ * Parses a `.json` source. Never throws. `lazyTreeFrom` is the size from which strict JSON
+ * takes the large-text path (`LARGE_JSON_CHARS`; tests lower it to compare the two paths).
+ */
+export function parseJsonSource(text: string, lazyTreeFrom = LARGE_JSON_CHARS): JsonSource {
   const lines = new LineIndex(text);
   // jsonc-parser does not accept a byte order mark; a space of the same length keeps offsets.
   const parsable = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
@@ -59,6 +62,10 @@ export function parseJsonSource(text: string): JsonSource {
   // a text nested deeper than it can read rather than overflow the stack.
   const tooDeep = firstBracketBeyond(parsable, MAX_JSON_DEPTH);
   if (tooDeep >= 0) return tooDeeplyNested(text, lines, tooDeep);
+  if (parsable.length >= lazyTreeFrom) {
+    const large = parseLargeJson(text, parsable, lines);
+    if (large) return large;
+  }
   const errors: ParseError[] = [];
   let tree: JsonNode | undefined;
   try {
@@ -85,6 +92,186 @@ export function parseJsonSource(text: string): JsonSource {
   }
   const value = tree ? valueOfNode(tree, parsable, faults, lines) : undefined;
   return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+}
+
+/**
+ * From this many characters on, a `.json` source that is strict JSON is read by `JSON.parse`
+ * and placed through a tree built lazily from the text (`LazyJsonNode`), not jsonc-parser's
+ * tree: that tree costs about 15 times the text in memory, and a 240 MB definition (a million
+ * terminal parts) ran Node out of its default heap. Smaller texts keep the full tree, which
+ * also explains syntax errors; a large text that is not strict JSON takes that path too.
+ */
+export const LARGE_JSON_CHARS = 8 * 1024 * 1024;
+
+function parseLargeJson(text: string, parsable: string, lines: LineIndex): JsonSource | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(parsable);
+  } catch {
+    return undefined;
+  }
+  const faults: SourceFault[] = [];
+  reportDuplicateKeys(parsable, lines, faults);
+  const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined);
+  return { value, complete: true, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+}
+
+/**
+ * A node of the tree of strict JSON text, read from the text when first asked for: its extent
+ * when made, its children on first use (so placing faults indexes only the containers that
+ * hold them, each once). The shape is jsonc-parser's `Node`, so the source map and the
+ * language server read it as they read that tree.
+ */
+class LazyJsonNode implements JsonNode {
+  readonly type: JsonNode["type"];
+  readonly length: number;
+  private childNodes: LazyJsonNode[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    readonly offset: number,
+    readonly parent: LazyJsonNode | undefined,
+    end?: number,
+    type?: JsonNode["type"],
+  ) {
+    this.type = type ?? typeAt(text, offset);
+    this.length = (end ?? valueEnd(text, offset)) - offset;
+  }
+
+  get value(): unknown {
+    if (this.type === "string" || this.type === "number" || this.type === "boolean") return JSON.parse(this.text.slice(this.offset, this.offset + this.length));
+    return this.type === "null" ? null : undefined;
+  }
+
+  get children(): LazyJsonNode[] | undefined {
+    if (this.type !== "object" && this.type !== "array" && this.type !== "property") return undefined;
+    this.childNodes ??= this.readChildren();
+    return this.childNodes;
+  }
+
+  private readChildren(): LazyJsonNode[] {
+    const { text } = this;
+    const children: LazyJsonNode[] = [];
+    if (this.type === "property") {
+      const key = new LazyJsonNode(text, this.offset, this);
+      const valueStart = skipSpace(text, skipSpace(text, key.offset + key.length) + 1);
+      children.push(key, new LazyJsonNode(text, valueStart, this));
+      return children;
+    }
+    const close = this.offset + this.length - 1;
+    let at = skipSpace(text, this.offset + 1);
+    while (at < close) {
+      if (this.type === "array") {
+        const item = new LazyJsonNode(text, at, this);
+        children.push(item);
+        at = item.offset + item.length;
+      } else {
+        const keyEnd = valueEnd(text, at);
+        const valueStart = skipSpace(text, skipSpace(text, keyEnd) + 1);
+        const end = valueEnd(text, valueStart);
+        children.push(new LazyJsonNode(text, at, this, end, "property"));
+        at = end;
+      }
+      at = skipSpace(text, at);
+      if (text.charCodeAt(at) === 0x2c) at = skipSpace(text, at + 1);
+    }
+    return children;
+  }
+}
+
+function typeAt(text: string, offset: number): JsonNode["type"] {
+  switch (text.charCodeAt(offset)) {
+    case 0x7b:
+      return "object";
+    case 0x5b:
+      return "array";
+    case 0x22:
+      return "string";
+    case 0x74:
+    case 0x66:
+      return "boolean";
+    case 0x6e:
+      return "null";
+    default:
+      return "number";
+  }
+}
+
+function skipSpace(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const c = text.charCodeAt(at);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return at;
+    at++;
+  }
+}
+
+/** End (exclusive) of the strict JSON value starting at `start`. */
+function valueEnd(text: string, start: number): number {
+  const first = text.charCodeAt(start);
+  if (first === 0x22) return stringEnd(text, start);
+  if (first !== 0x7b && first !== 0x5b) {
+    let at = start + 1;
+    for (;;) {
+      const c = text.charCodeAt(at);
+      if (Number.isNaN(c) || c === 0x2c || c === 0x5d || c === 0x7d || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) return at;
+      at++;
+    }
+  }
+  let depth = 0;
+  for (let at = start; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 0x22) at = stringEnd(text, at) - 1;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return at + 1;
+  }
+  return text.length;
+}
+
+function stringEnd(text: string, start: number): number {
+  for (let at = start + 1; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 0x5c) at++;
+    else if (c === 0x22) return at + 1;
+  }
+  return text.length;
+}
+
+/**
+ * `json-duplicate-key` warnings for strict JSON text, in one pass: the names of each open
+ * object are kept until it closes.
+ */
+function reportDuplicateKeys(text: string, lines: LineIndex, faults: SourceFault[]): void {
+  // For each open container: the names seen (objects) and where each first appeared, or null (arrays).
+  const open: (Map<string, number> | null)[] = [];
+  let expectKey = false;
+  for (let at = 0; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (c === 0x22) {
+      const end = stringEnd(text, at);
+      const names = open[open.length - 1];
+      if (expectKey && names) {
+        const raw = text.slice(at, end);
+        const name = raw.includes("\\") ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+        const first = names.get(name);
+        if (first === undefined) names.set(name, at);
+        else duplicateKey(name, { start: at, end }, { start: first, end: stringEnd(text, first) }, lines, faults);
+      }
+      expectKey = false;
+      at = end - 1;
+    } else if (c === 0x7b) {
+      open.push(new Map());
+      expectKey = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+      expectKey = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+      expectKey = false;
+    } else if (c === 0x2c) {
+      expectKey = open.length > 0 && open[open.length - 1] !== null;
+    }
+  }
 }
 
 function tooDeeplyNested(text: string, lines: LineIndex, offset: number): JsonSource {
@@ -235,11 +422,7 @@ function valueOfNode(root: JsonNode, text: string, faults: SourceFault[], lines:
         const key = keyNode.value;
         const first = seen.get(key);
         if (first) {
-          faults.push(
-            sourceFault(lines, DSL_CODES.jsonDuplicateKey, "warning", `\`${key}\` appears twice in this object; JSON readers keep only the last one, so the first is ignored`, nodeSpan(keyNode), {
-              related: [{ nodeId: null, pointer: "", message: `\`${key}\` first appears here`, span: nodeSpan(first), range: lines.rangeOf(nodeSpan(first)) }],
-            }),
-          );
+          duplicateKey(key, nodeSpan(keyNode), nodeSpan(first), lines, faults);
         } else {
           seen.set(key, keyNode);
         }
@@ -251,6 +434,14 @@ function valueOfNode(root: JsonNode, text: string, faults: SourceFault[], lines:
     }
   }
   return rootValue;
+}
+
+function duplicateKey(key: string, at: Span, first: Span, lines: LineIndex, faults: SourceFault[]): void {
+  faults.push(
+    sourceFault(lines, DSL_CODES.jsonDuplicateKey, "warning", `\`${key}\` appears twice in this object; JSON readers keep only the last one, so the first is ignored`, at, {
+      related: [{ nodeId: null, pointer: "", message: `\`${key}\` first appears here`, span: first, range: lines.rangeOf(first) }],
+    }),
+  );
 }
 
 function nodeSpan(node: JsonNode): Span {
@@ -310,8 +501,13 @@ export class JsonSourceMap extends LazySourceMap {
 
 function childOf(node: JsonNode, token: string): { value: JsonNode; key?: JsonNode } | undefined {
   if (node.type === "object") {
-    // The last property with the name wins, as in JSON.parse.
     const children = node.children ?? [];
+    if (children.length > SCANNED_PROPERTIES) {
+      const index = propertyIndexOf(node).get(token);
+      const [key, value] = index === undefined ? [] : children[index]!.children ?? [];
+      return key && value ? { value, key } : undefined;
+    }
+    // The last property with the name wins, as in JSON.parse.
     for (let i = children.length - 1; i >= 0; i--) {
       const [key, value] = children[i]!.children ?? [];
       if (key?.value === token && value) return { value, key };
@@ -324,6 +520,27 @@ function childOf(node: JsonNode, token: string): { value: JsonNode; key?: JsonNo
     return value ? { value } : undefined;
   }
   return undefined;
+}
+
+/**
+ * Objects with more properties than this are looked up through an index built on first use:
+ * a fault on each of thousands of fields of one object would otherwise scan it per fault.
+ */
+const SCANNED_PROPERTIES = 16;
+const propertyIndexes = new WeakMap<JsonNode, Map<string, number>>();
+
+/** Each property name of an object node to its last property with a value (JSON.parse keeps the last). */
+function propertyIndexOf(object: JsonNode): Map<string, number> {
+  let index = propertyIndexes.get(object);
+  if (index) return index;
+  index = new Map();
+  const children = object.children ?? [];
+  for (let i = 0; i < children.length; i++) {
+    const [key, value] = children[i]!.children ?? [];
+    if (typeof key?.value === "string" && value) index.set(key.value, i);
+  }
+  propertyIndexes.set(object, index);
+  return index;
 }
 
 function propertyValue(object: JsonNode, name: string): JsonNode | undefined {

@@ -167,11 +167,23 @@ class WfParser extends EmbeddedActionsParser {
     this.performSelfAnalysis();
   }
 
+  /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
+  stoppedAt: IToken | undefined;
+
   /** Resets per-parse state; chevrotain resets its own when `input` is set. */
   begin(tokens: IToken[]): void {
     this.input = tokens;
     this.problems = [];
     this.current = undefined;
+    this.stoppedAt = undefined;
+  }
+
+  /**
+   * Chevrotain's errors so far, read in place: its `errors` getter returns a copy, and reading
+   * it once per statement made text with an error on every line quadratic.
+   */
+  private get savedErrors(): readonly IRecognitionException[] {
+    return (this as unknown as { _errors: IRecognitionException[] })._errors;
   }
 
   // A missing `}` or `]` is always inserted to recover, even where the grammar cannot see
@@ -256,8 +268,15 @@ class WfParser extends EmbeddedActionsParser {
       this.statements = [];
       return this.statements;
     });
-    this.MANY(() => {
-      this.OR([
+    this.MANY({
+      // Past the cap, reading on would only add recovery work and messages nobody reads.
+      GATE: () => {
+        if (this.savedErrors.length + this.problems.length < MAX_SYNTAX_ERRORS) return true;
+        // Chevrotain may ask again while it winds up: the first place it stopped counts.
+        this.stoppedAt ??= this.LA(1);
+        return false;
+      },
+      DEF: () => this.OR([
         { ALT: () => this.CONSUME(Newline) },
         {
           ALT: () => {
@@ -267,7 +286,7 @@ class WfParser extends EmbeddedActionsParser {
             });
           },
         },
-      ]);
+      ]),
     });
     return { type: "file", statements, comments: [], start: 0, end: 0 };
     },
@@ -288,7 +307,7 @@ class WfParser extends EmbeddedActionsParser {
     (): Statement | undefined => {
     const errorsBefore = this.ACTION(() => {
       this.current = undefined;
-      return this.errors.length + this.problems.length;
+      return this.savedErrors.length + this.problems.length;
     });
     const first = this.LA(1);
     const statement = this.SUBRULE(this.statement);
@@ -300,7 +319,7 @@ class WfParser extends EmbeddedActionsParser {
       const junk = rest[0];
       if (!junk) return;
       if (statement) widen(statement, span(rest[rest.length - 1]!));
-      if (this.errors.length + this.problems.length > errorsBefore) return;
+      if (this.savedErrors.length + this.problems.length > errorsBefore) return;
       this.problems.push({ span: span(junk), message: "", junk: { statementTokens: this.tokensBetween(first, junk), junkToken: junk } });
     });
     return statement;
@@ -980,7 +999,7 @@ class WfParser extends EmbeddedActionsParser {
         break;
       }
     }
-    const lastError = this.errors[this.errors.length - 1];
+    const lastError = this.savedErrors[this.savedErrors.length - 1];
     const lastProblem = this.problems[this.problems.length - 1];
     const errorOffset = lastError ? (isReal(lastError.token) ? lastError.token.startOffset : (lastError as { previousToken?: IToken }).previousToken?.startOffset ?? -1) : -1;
     return errorOffset >= lineStart || (lastProblem?.span.start ?? -1) >= lineStart;
@@ -1060,7 +1079,11 @@ export function parseWithChevrotain(text: string): ParseResult {
     diagnostics.push(sourceFault(lines, DSL_CODES.syntax, "error", message, at));
   };
   for (const problem of lexed.problems) syntaxError({ start: problem.offset, end: problem.offset + problem.length }, problem.message);
-  for (const error of parser.errors) syntaxError(errorSpan(error, text), error.message);
+  for (const error of parser.errors) {
+    // Stopping early leaves input unread on purpose: the summary below says so instead.
+    if (parser.stoppedAt && error.name === "NotAllInputParsedException") continue;
+    syntaxError(errorSpan(error, text), error.message);
+  }
   for (const problem of parser.problems) {
     if (problem.junk) {
       const explained = explainJunk(problem.junk, text);
@@ -1078,7 +1101,30 @@ export function parseWithChevrotain(text: string): ParseResult {
       seen.add(diagnostic.span.start);
       return true;
     });
-  return { ast, diagnostics: unique };
+  return { ast, diagnostics: capSyntaxErrors(unique, parser.stoppedAt, lines) };
+}
+
+/**
+ * Syntax errors reported for one text, at most. Text with an error on every line (a pasted
+ * binary, a generator gone wrong) would otherwise cost error recovery on every line and
+ * report thousands of faults of which the first few explain the rest. The parser stops at a
+ * statement boundary once this many are found, and one more fault says where checking stopped.
+ */
+export const MAX_SYNTAX_ERRORS = 1_000;
+
+function capSyntaxErrors(sorted: SourceFault[], stoppedAt: IToken | undefined, lines: LineIndex): SourceFault[] {
+  if (sorted.length <= MAX_SYNTAX_ERRORS && !stoppedAt) return sorted;
+  const kept = sorted.slice(0, MAX_SYNTAX_ERRORS);
+  const hidden = sorted.length - kept.length;
+  const lastEnd = kept[kept.length - 1]?.span.end ?? 0;
+  // A line's end is not a place to point at: the first token after it is.
+  if (stoppedAt?.tokenType === Newline) stoppedAt = (stoppedAt as NewlineToken).nextSignificant ?? stoppedAt;
+  const at = stoppedAt && isReal(stoppedAt) && stoppedAt.tokenType !== EOF && stoppedAt.startOffset >= lastEnd ? span(stoppedAt) : { start: lastEnd, end: lastEnd };
+  const message = stoppedAt
+    ? `too many syntax errors: stopped after ${MAX_SYNTAX_ERRORS.toLocaleString("en")}, and the text from line ${lines.positionAt(at.start).line + 1} on was not checked; fix the errors above and check again`
+    : `${hidden.toLocaleString("en")} more syntax errors not shown (at most ${MAX_SYNTAX_ERRORS.toLocaleString("en")} are reported); fix the errors above and check again`;
+  kept.push(sourceFault(lines, DSL_CODES.syntax, "error", message, at));
+  return kept;
 }
 
 /**

@@ -73,9 +73,9 @@ export class SymbolIndex {
 
   /** Names declared of a kind, in declaration order (first declarations only). */
   names(kind: SymbolKind): string[] {
-    const names: string[] = [];
-    for (const declaration of this.declarations) if (declaration.kind === kind && !names.includes(declaration.name)) names.push(declaration.name);
-    return names;
+    const names = new Set<string>();
+    for (const declaration of this.declarations) if (declaration.kind === kind) names.add(declaration.name);
+    return [...names];
   }
 
   private entry(kind: SymbolKind, name: string) {

@@ -167,23 +167,35 @@ export class WfSourceMap extends LazySourceMap {
 
 /**
  * Edge `ordinal` of a chain, counted as the compiler makes them: link by link, each name
- * before the arrow to each name after it.
+ * before the arrow to each name after it. The link is found by binary search on the edges
+ * before each link (counted once per chain): a fault on every link of a one-line chain of
+ * thousands of links would otherwise walk the chain once per fault.
  */
 function chainEdge(statement: ChainStatement, ordinal: number): EdgeOrigin | undefined {
-  let rest = ordinal;
-  for (let link = 0; link < statement.arrows.length; link++) {
-    const sources = statement.groups[link] ?? [];
-    const targets = statement.groups[link + 1] ?? [];
-    const count = sources.length * targets.length;
-    if (rest < count) {
-      const from = sources[Math.floor(rest / targets.length)]!;
-      const to = targets[rest % targets.length]!;
-      return { type: "chain", statement, from, to, arrow: arrowSpan(statement.arrows[link]!) };
-    }
-    rest -= count;
-  }
-  return undefined;
+  const before = edgesBeforeLink(statement);
+  const link = partitionPoint(statement.arrows.length, (i) => before[i + 1]! <= ordinal);
+  if (link >= statement.arrows.length) return undefined;
+  const rest = ordinal - before[link]!;
+  const targets = statement.groups[link + 1] ?? [];
+  const from = statement.groups[link]![Math.floor(rest / targets.length)]!;
+  const to = targets[rest % targets.length]!;
+  return { type: "chain", statement, from, to, arrow: arrowSpan(statement.arrows[link]!) };
 }
+
+/** For each link of a chain, how many edges the links before it make (and, last, the total). */
+function edgesBeforeLink(statement: ChainStatement): number[] {
+  let before = edgeCountsMemo.get(statement);
+  if (before) return before;
+  before = [0];
+  for (let link = 0; link < statement.arrows.length; link++) {
+    const count = (statement.groups[link]?.length ?? 0) * (statement.groups[link + 1]?.length ?? 0);
+    before.push(before[link]! + count);
+  }
+  edgeCountsMemo.set(statement, before);
+  return before;
+}
+
+const edgeCountsMemo = new WeakMap<ChainStatement, number[]>();
 
 function at<T>(items: readonly T[], token: string): T | undefined {
   const index = arrayIndexOf(token);

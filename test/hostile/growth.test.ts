@@ -1,0 +1,188 @@
+// Hostile text that used to take superlinear time, each shape at two sizes 4x apart. No clock:
+// each test counts the work that grew (edit distances worked out, syntax errors copied,
+// statements read after the error cap) or compares the answer of a bounded path with the full
+// one. Timings of the same shapes are in the benchmark (`npm run bench`, bench/hostile.mjs).
+import { describe, expect, it, vi } from "vitest";
+
+const work = vi.hoisted(() => ({ distances: 0, comparedChars: 0 }));
+
+vi.mock("fastest-levenshtein", async (importOriginal) => {
+  const original = await importOriginal<typeof import("fastest-levenshtein")>();
+  return {
+    ...original,
+    distance: (a: string, b: string) => {
+      work.distances++;
+      work.comparedChars += a.length + b.length;
+      return original.distance(a, b);
+    },
+  };
+});
+
+const { analyzeSource, parse, parseJsonSource } = await import("@wfkit/dsl");
+const { MAX_SYNTAX_ERRORS, sharedParser } = await import("../../packages/dsl/src/parser.js");
+const { Suggester } = await import("@wfkit/core");
+
+/** The edit-distance work done by `run`. */
+function counted(run: () => void): { distances: number; comparedChars: number } {
+  work.distances = 0;
+  work.comparedChars = 0;
+  run();
+  return { ...work };
+}
+
+describe("text with a syntax error on every line", () => {
+  const errorDense = (lines: number) => "x ->\n".repeat(lines);
+
+  it("copies chevrotain's error list once per parse, not once per statement", () => {
+    // Chevrotain's `errors` getter returns a copy; reading it per statement was quadratic.
+    let prototype: object | null = sharedParser();
+    while (prototype && !Object.getOwnPropertyDescriptor(prototype, "errors")) prototype = Object.getPrototypeOf(prototype);
+    const getter = Object.getOwnPropertyDescriptor(prototype!, "errors")!.get!;
+    let copied = 0;
+    const spy = vi.spyOn(prototype as { errors: unknown[] }, "errors", "get").mockImplementation(function (this: unknown) {
+      const errors = getter.call(this) as unknown[];
+      copied += errors.length;
+      return errors;
+    });
+    try {
+      const copiedFor = (lines: number) => {
+        copied = 0;
+        expect(parse(errorDense(lines)).diagnostics.length).toBeGreaterThanOrEqual(lines);
+        return copied;
+      };
+      const small = copiedFor(150);
+      const large = copiedFor(600);
+      expect(small).toBeGreaterThan(0);
+      expect(large / small).toBeLessThanOrEqual(4.5);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  for (const [shape, text] of [
+    ["`x ->` lines", errorDense],
+    ["lines of unmatched braces", (lines: number) => "a{\n".repeat(lines)],
+    ["lines of stray punctuation", (lines: number) => ", ] : @\n".repeat(lines)],
+    ["a block whose lines are all broken", (lines: number) => `trigger t on_demand {\n${"  x -> {\n".repeat(lines)}}\n`],
+  ] as const) {
+    it(`stops at ${MAX_SYNTAX_ERRORS} syntax errors with one fault saying where (${shape})`, () => {
+      const at = (lines: number) => parse(text(lines));
+      const small = at(MAX_SYNTAX_ERRORS * 2);
+      const large = at(MAX_SYNTAX_ERRORS * 8);
+      for (const result of [small, large]) {
+        expect(result.diagnostics).toHaveLength(MAX_SYNTAX_ERRORS + 1);
+        const summary = result.diagnostics.at(-1)!;
+        expect(summary.code).toBe("syntax");
+        expect(summary.message).toMatch(/^too many syntax errors: stopped after 1,000, and the text from line \d+ on was not checked; fix the errors above and check again$/);
+        expect(summary.range.start.line).toBeGreaterThan(result.diagnostics.at(-2)!.range.start.line - 1);
+      }
+      // The work done (statements read) does not grow with the text past the cap.
+      expect(large.ast.statements.length).toBe(small.ast.statements.length);
+      expect(large.diagnostics.map((d) => d.message)).toEqual(small.diagnostics.map((d) => d.message));
+    });
+  }
+
+  it("reports every error of a text below the cap, and no summary", () => {
+    const result = parse(errorDense(MAX_SYNTAX_ERRORS - 10));
+    expect(result.diagnostics).toHaveLength(MAX_SYNTAX_ERRORS - 10);
+    expect(result.diagnostics.some((d) => d.message.startsWith("too many syntax errors"))).toBe(false);
+  });
+
+  it("the CLI-facing analysis says the file is not ok and keeps the summary last", () => {
+    const analysis = analyzeSource(errorDense(MAX_SYNTAX_ERRORS * 3), "wf");
+    expect(analysis.ok).toBe(false);
+    expect(analysis.definition).toBeUndefined();
+    const syntax = analysis.faults.filter((fault) => fault.code === "syntax");
+    expect(syntax).toHaveLength(MAX_SYNTAX_ERRORS + 1);
+    expect(syntax.at(-1)!.message).toMatch(/^too many syntax errors/);
+  });
+});
+
+describe("did-you-mean searches in .wf have a work budget", () => {
+  const longName = (length: number) => `trigger start on_demand\ndestination ${"a".repeat(length)} standalone\nstart -> ${"a".repeat(length - 1)}b\n`;
+
+  it("one long misspelt name costs no edit distance, at any length", () => {
+    for (const length of [2_000, 8_000]) {
+      let analysis!: ReturnType<typeof analyzeSource>;
+      const spent = counted(() => (analysis = analyzeSource(longName(length), "wf")));
+      expect(spent.comparedChars).toBeLessThan(1_000);
+      const undeclared = analysis.faults.find((fault) => fault.code === "undeclared-node")!;
+      expect(undeclared.message).toContain("no node named");
+      expect(undeclared.suggestion).toBeUndefined();
+    }
+  });
+
+  it("a short misspelt name still gets its suggestion", () => {
+    const analysis = analyzeSource("trigger start on_demand\ndestination inbox standalone\nstart -> inbx\n", "wf");
+    const undeclared = analysis.faults.find((fault) => fault.code === "undeclared-node")!;
+    expect(undeclared.suggestion).toBe("inbox");
+    expect(undeclared.message).toContain("did you mean `inbox`?");
+  });
+
+  const manyMisspelt = (count: number) => {
+    let text = "trigger start on_demand\ndestination inbox standalone\n";
+    for (let i = 0; i < count; i++) text += `part p${i} = pack@1\n`;
+    for (let i = 0; i < count; i++) text += `start -> q${i}x\n`;
+    return text;
+  };
+
+  it("many misspelt names: the edit distances of a file stop growing at the budget", () => {
+    const budget = 2_000_000; // Suggester's default, one for the DSL and one for the checker
+    const small = counted(() => analyzeSource(manyMisspelt(800), "wf"));
+    const large = counted(() => analyzeSource(manyMisspelt(3_200), "wf"));
+    expect(small.distances).toBeGreaterThan(0);
+    expect(large.distances).toBeLessThanOrEqual(2 * budget);
+    expect(large.distances / small.distances).toBeLessThan(6);
+  });
+
+  it("long candidates are charged by their size: a search among long names stops early", () => {
+    const pad = "n".repeat(150);
+    const names = Array.from({ length: 4_000 }, (_, i) => `${pad}${i}`);
+    const suggester = new Suggester();
+    const spent = counted(() => {
+      for (let i = 0; i < 4_000; i++) suggester.closest(`${pad}${i}xy`, names);
+    });
+    // Without the charge: 16 million comparisons of 300 characters.
+    expect(spent.comparedChars).toBeLessThan(20_000_000);
+  });
+});
+
+describe("a large .json definition is placed through a lazily read tree", () => {
+  /** Every pointer of a JSON value (and one missing field below each object), in document order. */
+  function pointersOf(value: unknown, base = ""): string[] {
+    const pointers = [base];
+    if (Array.isArray(value)) value.forEach((item, i) => pointers.push(...pointersOf(item, `${base}/${i}`)));
+    else if (value && typeof value === "object") {
+      pointers.push(`${base}/missing`);
+      for (const [key, item] of Object.entries(value)) pointers.push(...pointersOf(item, `${base}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`));
+    }
+    return pointers;
+  }
+
+  const definitions = [
+    `{"schemaVersion": 1, "nodes": [{"id": "a", "kind": "trigger", "trigger": {"kind": "on_demand"}}], "edges": []}`,
+    `{\n  "schemaVersion": 1,\n  "nodes": [\n    {\n      "id": "p",\n      "partId": "pak",\n      "partVersion": "1"\n    }\n  ],\n  "edges": [{"from": "a", "to": "p"}],\n  "x~/y": [1, -0, 2.5e3, true, false, null, "s\\"\\u00e9"]\n}`,
+    `\ufeff{"a": {"b": {"c": [[], {}, [{"d": "e"}]]}}, "a": 2, "__proto__": {"k": 1}}`,
+    `  [1, {"k": "v", "k": "w"}, "x"]  `,
+    `{"many": {${Array.from({ length: 40 }, (_, i) => `"k${i}": ${i}`).join(", ")}, "k3": "last"}}`,
+  ];
+
+  for (const text of definitions) {
+    it(`places every pointer as the full tree does: ${JSON.stringify(text.slice(0, 40))}`, () => {
+      const full = parseJsonSource(text, Infinity);
+      const lazy = parseJsonSource(text, 0);
+      expect(lazy.complete).toBe(true);
+      expect(lazy.value).toEqual(full.value);
+      expect(lazy.faults).toEqual(full.faults);
+      for (const pointer of pointersOf(full.value)) {
+        for (const part of ["value", "key"] as const) expect([pointer, part, lazy.sourceMap.locate(pointer, part)]).toEqual([pointer, part, full.sourceMap.locate(pointer, part)]);
+      }
+    });
+  }
+
+  it("text that is not strict JSON keeps the full tree and its syntax errors", () => {
+    const text = `{"schemaVersion": 1, // a comment\n "nodes": [], "edges": [],}`;
+    expect(parseJsonSource(text, 0).faults).toEqual(parseJsonSource(text, Infinity).faults);
+    expect(parseJsonSource(text, 0).faults.length).toBeGreaterThan(0);
+  });
+});
