@@ -2,7 +2,7 @@
 // example Definition in examples/ that the checker passes without a fault, with the name and
 // the leading comment of its .wf source. Run with --check to verify the checked-in output is
 // current (the test suite does). Needs @wfkit/core built (`npm run build`).
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { validateDefinition } from "@wfkit/core";
 
@@ -10,7 +10,9 @@ const examples = fileURLToPath(new URL("../../../examples/", import.meta.url));
 const output = fileURLToPath(new URL("../src/generated/templates.ts", import.meta.url));
 
 const templates = [];
-for (const file of readdirSync(examples).filter((name) => name.endsWith(".json")).sort()) {
+// An example is a .wf source beside its compiled .json; other JSON there (configs) is not one.
+const isExample = (name) => name.endsWith(".json") && existsSync(examples + name.replace(/\.json$/, ".wf"));
+for (const file of readdirSync(examples).filter(isExample).sort()) {
   const definition = JSON.parse(readFileSync(examples + file, "utf8"));
   if (!Array.isArray(definition.nodes)) continue; // a version-save body, not a Definition
   if (validateDefinition(definition).faults.length > 0) continue;

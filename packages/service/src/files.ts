@@ -55,8 +55,9 @@ function describe(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).slice(0, 5).map((error) => `${error.instancePath || "(the document)"}: ${error.message ?? "is not valid"}${error.params && "allowedValues" in error.params ? ` (${(error.params.allowedValues as unknown[]).join(", ")})` : ""}`);
 }
 
+/** One line, as every CLI error is (the problems are joined with "; "). */
 function fail(source: string, problems: string[]): never {
-  throw new ConfigFileError(`${source} is not valid:\n  ${problems.join("\n  ")}`);
+  throw new ConfigFileError(`${source} is not valid: ${problems.join("; ")}`);
 }
 
 /** Checks a parsed seed file; `source` names it in messages. */

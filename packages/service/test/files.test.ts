@@ -13,7 +13,7 @@ describe("seed file", () => {
 
   it("names the place of every mistake", () => {
     const bad = (value: unknown) => () => loadSeed(value, "seed.json");
-    expect(bad({ accounts: [{ id: "a", plan: "gold" }], users: [{ id: "u", account: "a" }] })).toThrow(/seed.json is not valid:\n  \/accounts\/0\/plan: must be equal to one of the allowed values \(starter, browser, professional, enterprise\)/);
+    expect(bad({ accounts: [{ id: "a", plan: "gold" }], users: [{ id: "u", account: "a" }] })).toThrow(/seed.json is not valid: \/accounts\/0\/plan: must be equal to one of the allowed values \(starter, browser, professional, enterprise\)/);
     expect(bad({ accounts: [{ id: "a", plan: "browser" }], users: [{ id: "u", account: "b" }] })).toThrow(/\/users\/0\/account: no account `b`/);
     expect(bad({ accounts: [{ id: "a", plan: "browser" }], users: [{ id: "u", account: "a" }], apiKeys: [{ id: "k", user: "v", scopes: [] }] })).toThrow(/\/apiKeys\/0\/user: no user `v`/);
     expect(bad({ accounts: [{ id: "a", plan: "browser" }], users: [{ id: "u", account: "a" }], apiKeys: [{ id: "k", user: "u", scopes: [], expiresAt: "soon" }] })).toThrow(/expiresAt: `soon` is not a date/);
