@@ -90,7 +90,7 @@ const OTHER_CODES = {
     rationale: "Only one of the repeated values reaches the service, silently: the other is dropped.",
     fix: "Remove one of the repeated fields (the message says which value is kept).",
     assumptions: [
-      "A repeated field is one code, `duplicate-field`, and a warning in both languages: a `.wf` property or `with` field written twice, a JSON literal in `.wf` or a `.json` object repeating a key. The service reads JSON keeping the last of repeated keys and saves the definition, and wfkit keeps errors for what the service refuses or what leaves no definition; the repeat is still shown by default, and a config can raise it to an error. (`json-duplicate-key` was its name in `.json` sources.)",
+      "A repeated field is one code, `duplicate-field`, and a warning in both languages: a `.wf` property or `with` field written twice, a JSON literal in `.wf` or a `.json` object repeating a key. The service reads JSON keeping the last of repeated keys and saves the definition, and wfkit keeps errors for what the service refuses or what leaves no definition; the repeat is still shown by default, and a config can raise it to an error.",
     ],
   },
   "duplicate-statement": {

@@ -790,7 +790,7 @@ class Compiler {
         const allowed = BLOCK_PROPERTIES[kind].map((name) => `\`${name}\``);
         this.report(DSL_CODES.syntax, `\`${word}\` does not belong in ${BLOCK_SUBJECT[kind]}, which holds ${allowed.slice(0, -1).join(", ")} and ${allowed[allowed.length - 1]}`, at);
       } else {
-        this.report(DSL_CODES.duplicateField, `\`${word}\` is already written in this block; write it once`, at);
+        this.report(DSL_CODES.duplicateField, `\`${word}\` is already written in this block, and the first is kept; remove this one`, at);
       }
     }
     return contents;
@@ -811,7 +811,7 @@ class Compiler {
       if (hasOwn(target, key)) {
         if (!quiet) {
           const member = [...clause.value.members].reverse().find((candidate) => candidate.key.text === key);
-          this.report(DSL_CODES.duplicateField, `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : keywordSpan(clause, "with")), {
+          this.report(DSL_CODES.duplicateField, `\`${key}\` is already set by the statement, whose value is kept: \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : keywordSpan(clause, "with")), {
             pointer: this.pointer(key),
           });
         }
