@@ -12,6 +12,24 @@ export { validateDefinition, type ValidateOptions, type ValidationResult } from 
 export { CheckSession } from "./check-session.js";
 export { jsonEqual } from "./json-equal.js";
 export { rules, ruleById, type Rule, type RuleMeta } from "./rules/index.js";
+export {
+  diagnosticCodes,
+  diagnosticCodeByName,
+  defaultSeverity,
+  DSL_CODES,
+  SUPPRESSION_CODES,
+  EDITOR_CODES,
+  RENAMED_CODES,
+  DOCS_URL,
+  WFKIT_HOMEPAGE,
+  type DiagnosticCodeInfo,
+  type DiagnosticCategory,
+  type DiagnosticSource,
+  type RuleCategory,
+  type DslCode,
+  type SuppressionCode,
+  type EditorCode,
+} from "./diagnostic-codes.js";
 export { KNOWN_FIELDS, KNOWN_NODE_FIELDS } from "./known-fields.js";
 export { Suggester } from "./suggest.js";
 export { describeValueType } from "./schema-errors.js";

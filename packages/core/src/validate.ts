@@ -10,6 +10,7 @@ import type { Rule } from "./rules/rule.js";
 import { runRules } from "./checker/run.js";
 import { estimateCost } from "./estimate.js";
 import catalogueInvalid from "./rules/catalogue-invalid.js";
+import shape from "./rules/shape.js";
 
 const EMPTY_CATALOGUE: Catalogue = { catalogueVersion: 1, parts: [] };
 
@@ -47,8 +48,8 @@ export function validateDefinition(input: unknown, options: ValidateOptions = {}
   } catch (error) {
     // Only a value no JSON document can produce (a throwing getter, a revoked proxy) gets here.
     faults.push({
-      code: "shape",
-      severity: "error",
+      code: shape.meta.id,
+      severity: shape.meta.severity,
       message: `The input could not be read as JSON data (${error instanceof Error ? error.message : String(error)}). Pass the parsed JSON of a definition.`,
       nodeId: null,
       pointer: "",

@@ -12,7 +12,7 @@
  * only when a fault needs them, or stored as flat arrays), and a `CompileCache` lets the
  * language server recompile only the statements an edit touched.
  */
-import { joinPointer, Suggester } from "@wfkit/core";
+import { DSL_CODES, joinPointer, Suggester, type DslCode } from "@wfkit/core";
 import type {
   Block,
   ChainStatement,
@@ -35,7 +35,7 @@ import type {
 } from "./ast.js";
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
-import { DSL_CODES, sourceFault, type SourceFault, type SourceRelated } from "./diagnostics.js";
+import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
 import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
 import { parse } from "./parser.js";
@@ -365,7 +365,6 @@ class Compiler {
     if (document && (others || workflow || version)) {
       this.report(
         DSL_CODES.mixedDocument,
-        "error",
         "`document` stands for the whole file, so the file can hold nothing else (comments aside); remove the other statements, or remove `document`",
         keywordOf(document),
       );
@@ -376,7 +375,7 @@ class Compiler {
   /** The first of a once-per-file statement; a repeat is reported and ignored. */
   private once<T extends WorkflowStatement | VersionStatement | DocumentStatement>(current: T | undefined, statement: T, word: string): T {
     if (!current) return statement;
-    this.report(DSL_CODES.duplicateStatement, "error", `\`${word}\` may appear once in a file; this repeats the one above`, keywordOf(statement), {
+    this.report(DSL_CODES.duplicateStatement, `\`${word}\` may appear once in a file; this repeats the one above`, keywordOf(statement), {
       related: [this.related(keywordOf(current), `the first \`${word}\``)],
     });
     return current;
@@ -385,7 +384,7 @@ class Compiler {
   private declareSubject(statement: SubjectStatement, name: NameSyntax): void {
     const first = this.subjects.get(name.text);
     if (first) {
-      this.report(DSL_CODES.duplicateName, "error", `subject \`${name.text}\` is already declared; give this one another name`, spanOf(name), {
+      this.report(DSL_CODES.duplicateName, `subject \`${name.text}\` is already declared; give this one another name`, spanOf(name), {
         related: [this.related(spanOf(first.name!), `\`${name.text}\` is first declared here`)],
       });
       return;
@@ -410,7 +409,7 @@ class Compiler {
     if (statement.type === "node" || first % 2 === 0) return;
     const firstIndex = (first - 1) / 2;
     const firstName = (this.origins.nodes[firstIndex] as Exclude<NodeDeclaration, { type: "node" }>).name!;
-    this.report(DSL_CODES.duplicateName, "error", `a node named \`${name}\` is already declared; node ids must be unique`, spanOf(statement.name!), {
+    this.report(DSL_CODES.duplicateName, `a node named \`${name}\` is already declared; node ids must be unique`, spanOf(statement.name!), {
       nodeId: name,
       pointer: joinPointer(this.graphPointer, "nodes", index, "id"),
       related: [this.related(spanOf(firstName), `\`${name}\` is first declared here`, joinPointer(this.graphPointer, "nodes", firstIndex, "id"))],
@@ -615,7 +614,6 @@ class Compiler {
       const known = [...this.subjects.keys()];
       this.report(
         DSL_CODES.undeclaredSubject,
-        "error",
         `no subject named \`${name.text}\` is declared; declare it with \`subject ${printableName(name.text)} = company "<canonical id>" "<label>"\`${known.length ? ` (declared: ${known.slice(0, 5).map((k) => `\`${k}\``).join(", ")})` : ""}`,
         spanOf(name),
         { pointer: this.pointer("subjectRefs", index) },
@@ -719,7 +717,6 @@ class Compiler {
         const suggestion = this.suggester.closest(name.text, this.namesInOrder());
         this.report(
           DSL_CODES.undeclaredNode,
-          "error",
           `no node named \`${name.text}\` is declared${suggestion ? `; did you mean \`${suggestion}\`?` : `; declare it (for example \`part ${printableName(name.text)} = pack@1\`)`}`,
           spanOf(name),
           { nodeId: name.text, pointer, ...(suggestion ? { suggestion } : {}) },
@@ -791,9 +788,9 @@ class Compiler {
       const word = problem.property.type;
       if (problem.kind === "misplaced") {
         const allowed = BLOCK_PROPERTIES[kind].map((name) => `\`${name}\``);
-        this.report(DSL_CODES.syntax, "error", `\`${word}\` does not belong in ${BLOCK_SUBJECT[kind]}, which holds ${allowed.slice(0, -1).join(", ")} and ${allowed[allowed.length - 1]}`, at);
+        this.report(DSL_CODES.syntax, `\`${word}\` does not belong in ${BLOCK_SUBJECT[kind]}, which holds ${allowed.slice(0, -1).join(", ")} and ${allowed[allowed.length - 1]}`, at);
       } else {
-        this.report(DSL_CODES.duplicateField, "error", `\`${word}\` is already written in this block; write it once`, at);
+        this.report(DSL_CODES.duplicateField, `\`${word}\` is already written in this block, and the first is kept; remove this one`, at);
       }
     }
     return contents;
@@ -806,7 +803,7 @@ class Compiler {
   private mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
     if (!clause?.value) return;
     if (clause.value.type !== "object") {
-      if (!quiet) this.report(DSL_CODES.syntax, "error", "a `with` block is a JSON object: `with { \"field\": value }`", spanOf(clause.value));
+      if (!quiet) this.report(DSL_CODES.syntax, "a `with` block is a JSON object: `with { \"field\": value }`", spanOf(clause.value));
       return;
     }
     const extra = this.valueOf(clause.value, quiet) as Record<string, unknown>;
@@ -814,7 +811,7 @@ class Compiler {
       if (hasOwn(target, key)) {
         if (!quiet) {
           const member = [...clause.value.members].reverse().find((candidate) => candidate.key.text === key);
-          this.report(DSL_CODES.duplicateField, "error", `\`${key}\` is already set by the statement; \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : keywordSpan(clause, "with")), {
+          this.report(DSL_CODES.duplicateField, `\`${key}\` is already set by the statement, whose value is kept: \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : keywordSpan(clause, "with")), {
             pointer: this.pointer(key),
           });
         }
@@ -834,24 +831,18 @@ class Compiler {
       for (let i = 0; i < issues.length; i++) {
         const issue = issues[i]!;
         if (issue.kind === "duplicate-key") {
-          this.report(DSL_CODES.duplicateField, "error", issue.message, issue.span, issue.first ? { related: [this.related(issue.first, "first written here")] } : {});
+          this.report(DSL_CODES.duplicateField, issue.message, issue.span, issue.first ? { related: [this.related(issue.first, "first written here")] } : {});
         } else {
-          const severity = issue.message.includes("too large") ? "error" : "warning";
-          this.report(DSL_CODES.numberPrecision, severity, issue.message, issue.span);
+          // Too large for a double is the error form: no config may lower it.
+          this.report(DSL_CODES.numberPrecision, issue.message, issue.span, issue.message.includes("too large") ? { severity: "error" } : {});
         }
       }
     }
     return value;
   }
 
-  private report(
-    code: string,
-    severity: "error" | "warning",
-    message: string,
-    span: Span,
-    extra: { nodeId?: string | null; pointer?: string; related?: SourceRelated[]; suggestion?: string } = {},
-  ): void {
-    this.diagnostics.push(sourceFault(this.lines, code, severity, message, span, extra));
+  private report(code: DslCode, message: string, span: Span, extra: SourceFaultExtra = {}): void {
+    this.diagnostics.push(sourceFault(this.lines, code, message, span, extra));
   }
 
   private related(span: Span, message: string, pointer = ""): SourceRelated {

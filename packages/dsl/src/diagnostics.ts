@@ -4,7 +4,7 @@
  * Every fault carries both a `span` (UTF-16 offsets, cheap to compute) and a `range`
  * (line/character, what editors and terminals show); see positions.ts for the conventions.
  */
-import type { Fault, RelatedLocation, Severity } from "@wfkit/core";
+import { defaultSeverity, type DslCode, type Fault, type RelatedLocation, type Severity } from "@wfkit/core";
 import type { LineIndex, Range, Span } from "./positions.js";
 
 /** A related place of a fault ("first declared here"), placed in the source. */
@@ -20,44 +20,25 @@ export interface SourceFault extends Omit<Fault, "related"> {
   related?: SourceRelated[];
 }
 
-/** The fault codes of the `.wf` language and of JSON sources (documented in docs/dsl-codes.md). */
-export const DSL_CODES = {
-  /** The `.wf` text does not follow the grammar. */
-  syntax: "syntax",
-  /** An edge names a node that no statement declares. */
-  undeclaredNode: "undeclared-node",
-  /** A `subjects [...]` list names a subject that no `subject` statement declares. */
-  undeclaredSubject: "undeclared-subject",
-  /** A node or subject name is declared twice. */
-  duplicateName: "duplicate-name",
-  /** A field is written twice in one object (a repeated property, a `with` block repeating a field). */
-  duplicateField: "duplicate-field",
-  /** A statement that may appear once (`workflow`, `version`, a block's `trigger`) appears again. */
-  duplicateStatement: "duplicate-statement",
-  /** `document` is used together with graph statements. */
-  mixedDocument: "mixed-document",
-  /** A number literal has no exact JSON value (too large, or more digits than a double keeps). */
-  numberPrecision: "number-precision",
-  /** A `.json` source is not strict JSON. */
-  jsonSyntax: "json-syntax",
-  /** A `.json` object repeats a key; JSON readers keep only the last. */
-  jsonDuplicateKey: "json-duplicate-key",
-} as const;
+/** What a fault of this package may carry besides its code, message and place. */
+export interface SourceFaultExtra {
+  nodeId?: string | null;
+  pointer?: string;
+  related?: SourceRelated[];
+  suggestion?: string;
+  edge?: number;
+  /** Only where one code has two forms: `number-precision` is an error when a number cannot be written at all. */
+  severity?: Severity;
+}
 
-export type DslCode = (typeof DSL_CODES)[keyof typeof DSL_CODES];
-
-/** Builds a fault of this package at a span. */
-export function sourceFault(
-  lines: LineIndex,
-  code: string,
-  severity: Severity,
-  message: string,
-  span: Span,
-  extra: { nodeId?: string | null; pointer?: string; related?: SourceRelated[]; suggestion?: string; edge?: number } = {},
-): SourceFault {
+/**
+ * Builds a fault of this package at a span. The code comes from core's registry
+ * (`DSL_CODES`), and so does its severity, so neither can drift from the docs.
+ */
+export function sourceFault(lines: LineIndex, code: DslCode, message: string, span: Span, extra: SourceFaultExtra = {}): SourceFault {
   const fault: SourceFault = {
     code,
-    severity,
+    severity: extra.severity ?? defaultSeverity(code),
     message,
     nodeId: extra.nodeId ?? null,
     pointer: extra.pointer ?? "",

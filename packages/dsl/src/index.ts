@@ -17,7 +17,7 @@ export { MAX_JSON_DEPTH } from "./json-value.js";
 export { WfSourceMap, type WfOrigins, type EdgeOrigin } from "./wf-source-map.js";
 export type { SourceMap, SourceLocation, PointerPart } from "./source-map.js";
 export { LineIndex, lineIndexOf, partitionPoint, positionAt, offsetAt, spanOf, type Position, type Range, type Span } from "./positions.js";
-export { DSL_CODES, type DslCode, type SourceFault, type SourceRelated } from "./diagnostics.js";
+export type { SourceFault, SourceRelated } from "./diagnostics.js";
 export { jsonEqual } from "@wfkit/core";
 export { KEYWORD_TEXTS } from "./lexer.js";
 export { printName } from "./printer.js";

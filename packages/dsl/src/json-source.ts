@@ -7,7 +7,8 @@
  * (`complete`), which lets a user see every problem at once.
  */
 import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
-import { DSL_CODES, sourceFault, type SourceFault } from "./diagnostics.js";
+import { DSL_CODES } from "@wfkit/core";
+import { sourceFault, type SourceFault } from "./diagnostics.js";
 import { LineIndex, type Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 import { MAX_JSON_DEPTH, setOwnField, tooDeeplyNestedMessage } from "./json-value.js";
@@ -43,7 +44,7 @@ export interface JsonSource {
    * trailing commas, which a lenient reader would drop without changing any value.
    */
   complete: boolean;
-  /** `json-syntax` errors and `json-duplicate-key` warnings. */
+  /** `json-syntax` errors and `duplicate-field` warnings. */
   faults: SourceFault[];
   sourceMap: JsonSourceMap;
   /** jsonc-parser's tree, for tools that want more (undefined for an empty text). */
@@ -88,7 +89,7 @@ export function parseJsonSource(text: string, lazyTreeFrom = LARGE_JSON_CHARS): 
     seenOffsets.add(error.offset);
     const described = describeParseError(parsable, error);
     if (!described.lenient) complete = false;
-    faults.push(sourceFault(lines, DSL_CODES.jsonSyntax, "error", described.message, described.span));
+    faults.push(sourceFault(lines, DSL_CODES.jsonSyntax, described.message, described.span));
   }
   const value = tree ? valueOfNode(tree, parsable, faults, lines) : undefined;
   return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree), tree };
@@ -238,7 +239,7 @@ function stringEnd(text: string, start: number): number {
 }
 
 /**
- * `json-duplicate-key` warnings for strict JSON text, in one pass: the names of each open
+ * `duplicate-field` warnings for strict JSON text, in one pass: the names of each open
  * object are kept until it closes.
  */
 function reportDuplicateKeys(text: string, lines: LineIndex, faults: SourceFault[]): void {
@@ -276,7 +277,7 @@ function reportDuplicateKeys(text: string, lines: LineIndex, faults: SourceFault
 
 function tooDeeplyNested(text: string, lines: LineIndex, offset: number): JsonSource {
   const message = tooDeeplyNestedMessage("a JSON file");
-  const faults = [sourceFault(lines, DSL_CODES.jsonSyntax, "error", message, { start: offset, end: Math.min(text.length, offset + 1) })];
+  const faults = [sourceFault(lines, DSL_CODES.jsonSyntax, message, { start: offset, end: Math.min(text.length, offset + 1) })];
   return { value: undefined, complete: false, faults, sourceMap: new JsonSourceMap(text, undefined), tree: undefined };
 }
 
@@ -438,7 +439,7 @@ function valueOfNode(root: JsonNode, text: string, faults: SourceFault[], lines:
 
 function duplicateKey(key: string, at: Span, first: Span, lines: LineIndex, faults: SourceFault[]): void {
   faults.push(
-    sourceFault(lines, DSL_CODES.jsonDuplicateKey, "warning", `\`${key}\` appears twice in this object; JSON readers keep only the last one, so the first is ignored`, at, {
+    sourceFault(lines, DSL_CODES.duplicateField, `\`${key}\` appears twice in this object; JSON readers keep only the last one, so the first is ignored`, at, {
       related: [{ nodeId: null, pointer: "", message: `\`${key}\` first appears here`, span: first, range: lines.rangeOf(first) }],
     }),
   );

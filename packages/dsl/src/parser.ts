@@ -42,7 +42,8 @@ import type {
   WithClause,
   WorkflowStatement,
 } from "./ast.js";
-import { DSL_CODES, sourceFault, type SourceFault } from "./diagnostics.js";
+import { DSL_CODES } from "@wfkit/core";
+import { sourceFault, type SourceFault } from "./diagnostics.js";
 import { buildJsonLiteral, tokenSpan } from "./json-literal.js";
 import {
   allTokens,
@@ -1076,7 +1077,7 @@ export function parseWithChevrotain(text: string): ParseResult {
   const lines = new LineIndex(text);
   const diagnostics: SourceFault[] = [];
   const syntaxError = (at: Span, message: string): void => {
-    diagnostics.push(sourceFault(lines, DSL_CODES.syntax, "error", message, at));
+    diagnostics.push(sourceFault(lines, DSL_CODES.syntax, message, at));
   };
   for (const problem of lexed.problems) syntaxError({ start: problem.offset, end: problem.offset + problem.length }, problem.message);
   for (const error of parser.errors) {
@@ -1123,7 +1124,7 @@ function capSyntaxErrors(sorted: SourceFault[], stoppedAt: IToken | undefined, l
   const message = stoppedAt
     ? `too many syntax errors: stopped after ${MAX_SYNTAX_ERRORS.toLocaleString("en")}, and the text from line ${lines.positionAt(at.start).line + 1} on was not checked; fix the errors above and check again`
     : `${hidden.toLocaleString("en")} more syntax errors not shown (at most ${MAX_SYNTAX_ERRORS.toLocaleString("en")} are reported); fix the errors above and check again`;
-  kept.push(sourceFault(lines, DSL_CODES.syntax, "error", message, at));
+  kept.push(sourceFault(lines, DSL_CODES.syntax, message, at));
   return kept;
 }
 

@@ -118,7 +118,15 @@ describe("analyzeSource on .json", () => {
   it("warns about repeated keys, keeping the last value as JSON readers do", () => {
     const text = '{"schemaVersion": 1, "nodes": [], "edges": [], "edges": []}';
     const analysis = analyzeSource(text, "json");
-    expect(placed(text, analysis.faults.filter((fault) => fault.code === "json-duplicate-key"))).toEqual(['warning json-duplicate-key "edges"']);
+    expect(placed(text, analysis.faults.filter((fault) => fault.code === "duplicate-field"))).toEqual(['warning duplicate-field "edges"']);
+  });
+
+  it("reports a repeated key with the same code and severity in `.wf` and in `.json`", () => {
+    const wf = 'document {"schemaVersion": 1, "nodes": [], "edges": [], "edges": []}\n';
+    const json = '{"schemaVersion": 1, "nodes": [], "edges": [], "edges": []}';
+    const repeats = (text: string, language: "wf" | "json") => analyzeSource(text, language).faults.filter((fault) => fault.code !== "trigger-missing" && fault.code !== "destination-missing").map((fault) => `${fault.severity} ${fault.code} ${text.slice(fault.span.start, fault.span.end)}`);
+    expect(repeats(wf, "wf")).toEqual(['warning duplicate-field "edges"']);
+    expect(repeats(json, "json")).toEqual(repeats(wf, "wf"));
   });
 
   it("keeps -0 and __proto__ keys of the JSON", () => {

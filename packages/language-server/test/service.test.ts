@@ -18,10 +18,12 @@ describe("createLanguageService", () => {
     expect(diagnostics[0]!.codeHref).toBe("https://docs.example/part-unknown.md");
   });
 
-  it("links only codes that have a rule page", () => {
+  it("links every code to its page, the language's codes as well as core's", () => {
     const [syntax] = service.doValidation(open("part = \n"));
     expect(syntax!.code).toBe("syntax");
-    expect(syntax!.codeHref).toBeUndefined();
+    expect(syntax!.codeHref).toBe("https://docs.example/syntax.md");
+    const repeated = service.doValidation(open('{"schemaVersion": 1, "nodes": [], "nodes": [], "edges": []}', "json")).find((d) => d.code === "duplicate-field");
+    expect(repeated?.codeHref).toBe("https://docs.example/duplicate-field.md");
   });
 
   it("carries a cycle's other nodes as related information", () => {

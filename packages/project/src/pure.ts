@@ -2,7 +2,7 @@
  * The parts of @wfkit/project that do no I/O: fault codes, a config's text read into
  * settings, suppressions and severity. The language service imports only these.
  */
-export { SUPPRESSION_CODES, DSL_CODE_SEVERITY, defaultSeverityOf, knownCodes, closestCode } from "./codes.js";
+export { DSL_CODE_SEVERITY, defaultSeverityOf, knownCodes, closestCode } from "./codes.js";
 export { parseConfigText, quotedName, type ConfigSettings, type ConfigProblem, type ConfigParse, type SeveritySetting } from "./config-text.js";
 export { placeComments, parseSuppressions, applySuppressions, suppressionWorkSteps, type SourceComment, type Comment, type Suppression, type ParsedSuppressions } from "./suppress.js";
 export { applyProjectPolicy, applySeverity, NO_POLICY, type FilePolicy, type PolicyInput, type PolicyResult } from "./policy.js";

@@ -25,8 +25,9 @@
  * one backward pass over the lines, and suppressions are found by line and code through a
  * map, never by scanning the list per fault.
  */
+import { defaultSeverity, SUPPRESSION_CODES, type SuppressionCode } from "@wfkit/core";
 import { lineIndexOf, type Range, type SourceFault } from "@wfkit/dsl";
-import { defaultSeverityOf, SUPPRESSION_CODES } from "./codes.js";
+import { defaultSeverityOf } from "./codes.js";
 
 /** A `#` comment as @wfkit/dsl's lexer found it (strings and escapes already accounted for). */
 export interface SourceComment {
@@ -214,8 +215,8 @@ function spanOf(entry: SuppressedCode): { start: number; end: number } {
   return { start: entry.start, end: entry.start + entry.code.length };
 }
 
-function projectFault(code: string, message: string, place: { range: Range; span: { start: number; end: number } }): SourceFault {
-  return { code, severity: "warning", message, nodeId: null, pointer: "", range: place.range, span: place.span };
+function projectFault(code: SuppressionCode, message: string, place: { range: Range; span: { start: number; end: number } }): SourceFault {
+  return { code, severity: defaultSeverity(code), message, nodeId: null, pointer: "", range: place.range, span: place.span };
 }
 
 function placeOnLine(line: number, character: number, offset: number, length: number): { range: Range; span: { start: number; end: number } } {

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     id: "body-mixed",
     severity: "error",
+    category: "document",
     title: "A body is a Definition or a version-save body, not both",
     rationale:
       "The reference has two forms: the Definition `{schemaVersion, nodes, edges}` (workflows-api.md §2) that `validate-definition` takes, and the version-save body `{scope: {graph}, trigger?, destinations?}` that saving a version takes (§4; §2: a version is created from a body carrying `scope.graph`), with the Definition inside `scope.graph`. A body with the Definition's fields beside `scope.graph` is neither; which graph the service would read is not shown.",

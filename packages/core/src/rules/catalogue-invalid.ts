@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "catalogue-invalid",
     severity: "error",
+    category: "catalogue",
     title: "The catalogue the definition is checked against is a valid catalogue",
     rationale:
       "Every part rule reads the catalogue. A catalogue with a missing `parts` list or a part without `requires` cannot answer them, and checking on would blame the definition for the catalogue's mistake.",

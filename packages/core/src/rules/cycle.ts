@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "cycle",
     severity: "error",
+    category: "graph",
     title: "The graph has no cycles",
     rationale: "A run flows from the trigger to the destinations; a cycle would never finish.",
     fix: "Remove one of the edges on the cycle (the fault lists its nodes).",

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "dead-end",
     severity: "warning",
+    category: "graph",
     title: "Every part and gate leads to a destination",
     rationale: "A step with no path to a destination runs (and costs) but its result reaches nobody.",
     fix: "Connect the named step onward to a destination, or remove it.",

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "destination-kind",
     severity: "error",
+    category: "node",
     title: "A destination's kind is `standalone`",
     rationale: "`standalone` is the only destination kind the service documents; it cannot deliver to any other.",
     fix: "Set the destination's `kind` to `standalone`.",

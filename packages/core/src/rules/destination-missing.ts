@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "destination-missing",
     severity: "error",
+    category: "node",
     title: "The workflow has a destination",
     rationale: "Results go to a destination; a graph without one produces nothing anyone receives.",
     fix: "Add a destination node (`{\"id\": \"inbox\", \"kind\": \"destination\", \"destination\": {\"kind\": \"standalone\"}}`) at the end of the graph, or top-level `destinations` in a version-save body.",

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "duplicate-id",
     severity: "error",
+    category: "node",
     title: "Node ids are unique",
     rationale: "Edges name nodes by id; two nodes with one id make every edge that names it ambiguous.",
     fix: "Rename one of the nodes (and the edges meant for it).",

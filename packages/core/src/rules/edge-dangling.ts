@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "edge-dangling",
     severity: "error",
+    category: "edge",
     title: "Every edge joins two nodes that exist",
     rationale: "An edge naming a node that does not exist connects nothing; usually the id is misspelt.",
     fix: "Correct the id (wfkit suggests the closest node id) or declare the missing node.",

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "edge-duplicate",
     severity: "error",
+    category: "edge",
     title: "Each pair of nodes is joined at most once",
     rationale: "A repeated edge adds nothing and is usually a copy-paste slip that hides the edge that was meant.",
     fix: "Remove the repeated edge.",

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "edge-from-destination",
     severity: "error",
+    category: "edge",
     title: "No edge leaves a destination",
     rationale: "A destination is where results end up; it passes nothing on.",
     fix: "Remove the edge, or connect the step before the destination instead.",

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "edge-incompatible",
     severity: "error",
+    category: "edge",
     title: "What flows along an edge satisfies what the downstream node requires",
     rationale: "A part can only run on what its upstream produces; an edge whose upstream does not produce everything the downstream requires is illegal.",
     fix: "Insert a part that produces what is missing (the message lists it), or connect a different upstream.",

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "edge-into-trigger",
     severity: "error",
+    category: "edge",
     title: "No edge leads into the trigger",
     rationale: "The trigger is where a run starts; nothing can feed into it.",
     fix: "Remove the edge, or reverse it so the trigger feeds the step.",

@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "edge-self",
     severity: "error",
+    category: "edge",
     title: "No edge joins a node to itself",
     rationale: "A step cannot feed its own input; such an edge is a one-node cycle the service cannot run.",
     fix: "Remove the edge, or point it at the next step.",

@@ -7,6 +7,7 @@ export default defineRule({
   meta: {
     id: "estimate-too-large",
     severity: "error",
+    category: "graph",
     title: "The cost estimate is an exact whole number",
     rationale:
       "A run reserves the validated estimate against the usage allowance, so the estimate must be exact. Past 9,007,199,254,740,991 minor units (2^53 - 1) JavaScript numbers skip whole numbers, and a sum there would be rounded: wfkit refuses it rather than print a wrong figure.",

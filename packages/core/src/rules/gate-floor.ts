@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "gate-floor",
     severity: "error",
+    category: "node",
     title: "A gate's `belowFloor` is `hold`",
     rationale: "A gate holds a below-floor result until the run is delivered; `hold` is the only behaviour the service documents.",
     fix: "Set `\"belowFloor\": \"hold\"`.",

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "job-unknown",
     severity: "error",
+    category: "part",
     title: "A terminal part's job is one that part offers",
     rationale: "Each terminal part offers specific jobs at specific versions; the service cannot run any other.",
     fix: "Use a job id and version the part offers (listed in the message).",

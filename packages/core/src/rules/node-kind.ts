@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "node-kind",
     severity: "error",
+    category: "node",
     title: "Every node is a trigger, a part, a gate or a destination",
     rationale: "The service only knows these four kinds of node; it cannot run any other.",
     fix: "Set `kind` to `trigger`, `gate` or `destination`, or give a part its `partId` and `partVersion`.",

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "not-unattended-safe",
     severity: "error",
+    category: "part",
     title: "A scheduled workflow uses only parts that are safe to run unattended",
     rationale: "Scheduled runs start with nobody watching; the catalogue marks which parts may run that way (`unattendedSafe`).",
     fix: "Use an `unattendedSafe` part, or make the trigger `on_demand`.",

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "part-unknown",
     severity: "error",
+    category: "part",
     title: "Every part is in the catalogue",
     rationale: "The service runs only catalogue parts; an unknown `partId` is usually a typo and the graph will not save.",
     fix: "Use a part id from the catalogue (`wfkit` suggests the closest one).",

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "part-version",
     severity: "error",
+    category: "part",
     title: "A part's `partVersion` is one the catalogue offers",
     rationale: "Parts are versioned; the service cannot run a version the catalogue does not offer.",
     fix: "Set `partVersion` to one of the versions listed in the message.",

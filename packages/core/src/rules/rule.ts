@@ -1,4 +1,5 @@
 import type { Severity } from "../fault.js";
+import type { RuleCategory } from "../diagnostic-codes.js";
 import type { RuleContext } from "../checker/context.js";
 import type { PartNode } from "./parts.js";
 
@@ -6,6 +7,8 @@ export interface RuleMeta {
   /** Stable code reported on every fault; also the rule's file name and doc page name. */
   readonly id: string;
   readonly severity: Severity;
+  /** What the rule judges; groups the codes in docs/rules.md. */
+  readonly category: RuleCategory;
   /** One line: what the rule checks. */
   readonly title: string;
   /** Why it matters: what the service does with such a graph. */

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "schema-version",
     severity: "error",
+    category: "document",
     title: "The definition declares `schemaVersion` 1",
     rationale: "The service only accepts definitions of schema version 1; anything else is refused before any other check.",
     fix: "Set `\"schemaVersion\": 1` at the top of the definition.",

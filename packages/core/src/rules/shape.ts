@@ -14,6 +14,7 @@ export default defineRule({
   meta: {
     id: "shape",
     severity: "error",
+    category: "document",
     title: "Every value has the type the service expects, and every required field is present",
     rationale:
       "The service reads the graph by field name and type; a missing `partVersion` or an `edges` that is not an array makes the definition unreadable, so it is refused.",

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "subject-duplicate",
     severity: "error",
+    category: "part",
     title: "A terminal part lists each subject once",
     rationale: "Listing a company twice runs (and charges for) it twice, and a comparison of a company with itself says nothing.",
     fix: "Remove the repeated subject, or replace it with the company you meant.",

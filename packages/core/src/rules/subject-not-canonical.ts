@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     id: "subject-not-canonical",
     severity: "error",
+    category: "part",
     title: "Terminal parts run against pinned subjects, not names or hints",
     rationale: "Terminal parts run against canonical subjects; a name or ticker is ambiguous until `resolve-subjects` pins it to one company.",
     fix: "Resolve the hint with `POST /catalogue/resolve-subjects` and use the returned subject object (`canonicalId`, `kind: company`, `label`, `identifiers`).",

@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "subjects-too-few",
     severity: "error",
+    category: "part",
     title: "A terminal part has at least as many subjects as it needs",
     rationale: "Each terminal part needs a minimum number of subjects; a comparing step needs at least two companies to compare.",
     fix: "Pin more subjects (the message says how many the part needs).",

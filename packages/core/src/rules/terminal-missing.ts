@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "terminal-missing",
     severity: "error",
+    category: "part",
     title: "A `terminal.*` part carries a `terminal` object",
     rationale: "A terminal part runs a job against pinned subjects; without its `terminal` object it has no job and no subjects to run.",
     fix: "Add `\"terminal\": {\"job\": {\"id\": ..., \"version\": \"1\"}, \"subjectRefs\": [...]}`.",

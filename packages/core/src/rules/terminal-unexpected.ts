@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "terminal-unexpected",
     severity: "error",
+    category: "part",
     title: "Only `terminal.*` parts carry a `terminal` object",
     rationale: "Only terminal parts run jobs against subjects; a `terminal` object elsewhere would be ignored or refused, and usually means the wrong part id.",
     fix: "Remove the `terminal` object, or use the `terminal.*` part you meant.",

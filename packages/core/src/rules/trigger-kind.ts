@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "trigger-kind",
     severity: "error",
+    category: "node",
     title: "A trigger's kind is `on_demand` or `scheduled`",
     rationale: "The service starts runs on demand or on a schedule; it cannot start a trigger of any other kind.",
     fix: "Set the trigger's `kind` to `on_demand` or `scheduled`.",

@@ -5,6 +5,7 @@ export default defineRule({
   meta: {
     id: "trigger-missing",
     severity: "error",
+    category: "node",
     title: "The workflow has a trigger",
     rationale: "A run starts at the trigger; without one nothing in the graph can ever run.",
     fix: "Add a trigger node (`{\"id\": \"start\", \"kind\": \"trigger\", \"trigger\": {\"kind\": \"on_demand\"}}`) with an edge to the first step, or a top-level `trigger` in a version-save body.",

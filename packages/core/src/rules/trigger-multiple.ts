@@ -4,6 +4,7 @@ export default defineRule({
   meta: {
     id: "trigger-multiple",
     severity: "error",
+    category: "node",
     title: "The workflow has exactly one trigger",
     rationale: "A workflow is started one way; a second trigger leaves the run's starting point ambiguous.",
     fix: "Keep one trigger and remove the others (or move their edges to the one you keep).",

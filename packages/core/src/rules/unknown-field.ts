@@ -9,6 +9,7 @@ export default defineRule({
   meta: {
     id: "unknown-field",
     severity: "warning",
+    category: "document",
     title: "Fields wfkit does not know are flagged (and kept)",
     rationale: "An unknown field is often a misspelt known one (`partversion`), which the service would ignore or refuse. wfkit keeps it untouched, so nothing is lost.",
     fix: "Correct the spelling if you meant a known field; otherwise leave it (wfkit passes it through) or suppress the warning.",

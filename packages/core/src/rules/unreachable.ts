@@ -6,6 +6,7 @@ export default defineRule({
   meta: {
     id: "unreachable",
     severity: "error",
+    category: "graph",
     title: "Every node can be reached from the trigger",
     rationale: "A run only visits nodes the trigger leads to; anything else never runs, which is almost always a missing edge.",
     fix: "Add an edge into the named node from the step that should feed it.",

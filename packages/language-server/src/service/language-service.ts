@@ -3,7 +3,7 @@
  * vscode-json-languageservice). It knows nothing of the LSP or of I/O: the caller owns the
  * documents' texts, versions and catalogues, and converts results to its protocol.
  */
-import { defaultCatalogue, type Catalogue } from "@wfkit/core";
+import { defaultCatalogue, DOCS_URL, type Catalogue } from "@wfkit/core";
 import { decompile, format as formatWf } from "@wfkit/dsl";
 import { NO_POLICY, type FilePolicy } from "@wfkit/project/pure";
 import { DocumentHistory, WfkitDocument } from "./document.js";
@@ -36,10 +36,11 @@ import { getCodeActions } from "./features/actions.js";
 import * as hints from "./features/hints.js";
 import type { LensSummary } from "./features/hints.js";
 
-export const DEFAULT_DOCS_BASE_URL = "https://github.com/wfkit/wfkit/blob/main/docs/rules/";
+/** The folder of the code pages (`docs/rules/`); every code in core's registry has one. */
+export const DEFAULT_DOCS_BASE_URL = `${DOCS_URL}rules/`;
 
 export interface LanguageServiceOptions {
-  /** Where rule pages live (`<base><rule-id>.md`), for diagnostics' `codeDescription`. */
+  /** Where code pages live (`<base><code>.md`), for diagnostics' `codeDescription`. */
   docsBaseUrl?: string;
 }
 

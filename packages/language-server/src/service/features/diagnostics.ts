@@ -1,10 +1,10 @@
 /** Faults (the CLI's verdict) as editor diagnostics: exact range, code, doc link, related places. */
-import { ruleById } from "@wfkit/core";
+import { diagnosticCodeByName, EDITOR_CODES } from "@wfkit/core";
 import type { SourceFault } from "@wfkit/dsl";
 import type { WfkitDocument } from "../document.js";
 import type { Diagnostic } from "../types.js";
 
-export const CATALOGUE_PROBLEM_CODE = "catalogue-unusable";
+export const CATALOGUE_PROBLEM_CODE = EDITOR_CODES.catalogueUnusable;
 
 export function toDiagnostic(fault: SourceFault, docsBaseUrl: string): Diagnostic {
   const diagnostic: Diagnostic = {
@@ -15,8 +15,8 @@ export function toDiagnostic(fault: SourceFault, docsBaseUrl: string): Diagnosti
     source: "wfkit",
     related: (fault.related ?? []).map((entry) => ({ range: entry.range, message: entry.message })),
   };
-  // Only core's rules have pages under docs/rules/; language codes (`syntax`, ...) do not.
-  if (ruleById.has(fault.code)) diagnostic.codeHref = `${docsBaseUrl}${fault.code}.md`;
+  const href = codeHref(fault.code, docsBaseUrl);
+  if (href) diagnostic.codeHref = href;
   const data: Diagnostic["data"] = {};
   if (fault.suggestion !== undefined) data.suggestion = fault.suggestion;
   if (fault.nodeId !== undefined) data.nodeId = fault.nodeId;
@@ -35,7 +35,13 @@ export function doValidation(document: WfkitDocument, docsBaseUrl: string): Diag
       message: document.catalogueProblem,
       source: "wfkit",
       related: [],
+      codeHref: codeHref(CATALOGUE_PROBLEM_CODE, docsBaseUrl)!,
     });
   }
   return diagnostics;
+}
+
+/** Every code in core's registry has a page, `<docs base>rules/<code>.md`; the setting names the `rules/` folder. */
+function codeHref(code: string, docsBaseUrl: string): string | undefined {
+  return diagnosticCodeByName.has(code) ? `${docsBaseUrl}${code}.md` : undefined;
 }
