@@ -194,7 +194,7 @@ describe("the committed build the root package runs (prebuilt/)", () => {
   it("is reported stale when it differs", () => {
     const copy = path.join(work, "prebuilt-copy");
     mkdirSync(copy);
-    for (const name of ["wfkit.mjs", "lsp.mjs"]) writeFileSync(path.join(copy, name), readFileSync(path.join(repoRoot, "prebuilt", name)));
+    for (const name of ["wfkit.mjs", "lsp.mjs", "service.mjs"]) writeFileSync(path.join(copy, name), readFileSync(path.join(repoRoot, "prebuilt", name)));
     writeFileSync(path.join(copy, "lsp.mjs"), readFileSync(path.join(copy, "lsp.mjs"), "utf8") + "\n");
     const result = check("--dir", copy);
     expect(result.status).toBe(1);
