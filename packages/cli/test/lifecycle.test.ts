@@ -151,6 +151,21 @@ describe("the road", () => {
 });
 
 describe("every refusal through the CLI: what happened, what to do, the exit code", () => {
+  it("a definition the service refuses (400 validation): nothing is created", () => {
+    const cwd = project();
+    // A local catalogue that offers a part the service does not: the local check passes.
+    const catalogue = JSON.parse(wfkit(cwd, ["catalogue", "pull"]).stdout);
+    catalogue.parts.push({ ...catalogue.parts.find((part: { partId: string }) => part.partId === "pack"), partId: "pack.future" });
+    writeFileSync(path.join(cwd, "local.json"), JSON.stringify(catalogue));
+    writeFileSync(path.join(cwd, "flows/grocer-compare.wf"), GROCERS.replace("part report = pack@1", "part report = pack.future@1"));
+    expect(wfkit(cwd, ["check", "flows", "--catalogue", "local.json"]).status).toBe(0);
+    const result = wfkit(cwd, ["deploy", "flows/grocer-compare.wf", "--catalogue", "local.json", "--publish"]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("the service refused the definition (400 validation_failed): 1 error(s): part-unknown at node report.");
+    expect(result.stdout).toBe("");
+    expect(() => readFileSync(path.join(cwd, ".wfkit", "state.json"))).toThrow();
+  });
+
   it("read-only key used to run: insufficient_scope", () => {
     const cwd = deployed();
     const result = wfkit(cwd, ["run", "grocer-compare"], { WFKIT_TOKEN: read });

@@ -1,7 +1,8 @@
 /**
  * `wfkit deploy FILE`: check locally (errors stop it), create the workflow when this project
- * has not deployed it yet, save a new version, publish it only with --publish. `--dry-run`
- * asks the service for its verdict and estimate (a read) and changes nothing.
+ * has not deployed it yet, save a new version, publish it only with --publish. The service's
+ * validate-definition is asked first (a read), so a definition it refuses changes nothing;
+ * `--dry-run` stops there and prints the plan and the estimate.
  */
 import path from "node:path";
 import { isVersionSaveBody } from "@wfkit/core";
@@ -41,8 +42,10 @@ export async function runDeploy(argv: readonly string[], io: Io): Promise<number
     io,
     format,
     async () => {
+      // The service's verdict before any change: a refusal (its catalogue may differ from the
+      // local one) then creates nothing. It is also the estimate a run will reserve.
+      const verdict = await client.validateDefinition(checked.definition);
       if (booleanFlag(args, "dry-run")) {
-        const verdict = await client.validateDefinition(checked.definition);
         const plan = [
           knownId ? `save a new version of workflow ${printable(name)} (${knownId})` : `create workflow ${printable(name)}, then save its first version`,
           publish ? "publish that version (runs will use it)" : "leave it unpublished (add --publish to publish it)",
