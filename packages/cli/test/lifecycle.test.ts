@@ -139,6 +139,30 @@ describe("the road", () => {
     expect(resolved.stdout).toContain('unresolved "no such company": not_found');
   });
 
+  it("pin rewrites subjects to canonical ids in one call, keeping comments, and lists what it could not resolve", () => {
+    const unpinned = GROCERS.replace('subject tesco = company "cmp_tesco" "Tesco PLC"', 'subject tesco = company "TSCO" # the ticker, for now').replace(
+      'subject sainsbury = company "cmp_sbry" "J Sainsbury plc"',
+      'subject sainsbury = {"hint": "Sainsbury"}\nsubject mystery = company "No Such Grocer"',
+    );
+    const cwd = tempTree({ "flows/grocer-compare.wf": unpinned });
+    const dry = wfkit(cwd, ["pin", "flows/grocer-compare.wf", "--dry-run"]);
+    expect(readFileSync(path.join(cwd, "flows/grocer-compare.wf"), "utf8")).toBe(unpinned);
+    expect(dry.stdout).toContain("would rewrite flows/grocer-compare.wf: 2 subject(s) pinned");
+    const pinned = wfkit(cwd, ["pin", "flows/grocer-compare.wf"]);
+    expect(pinned.status).toBe(1);
+    expect(pinned.stdout).toBe(
+      ['pinned tesco: "TSCO" → cmp_tesco', 'pinned sainsbury: "Sainsbury" → cmp_sbry', 'unresolved mystery: "No Such Grocer": not_found: no company matches', "rewrote flows/grocer-compare.wf: 2 subject(s) pinned", ""].join("\n"),
+    );
+    const text = readFileSync(path.join(cwd, "flows/grocer-compare.wf"), "utf8");
+    expect(text).toContain('subject tesco = company "cmp_tesco" "Tesco PLC" # the ticker, for now\n');
+    expect(text).toContain('subject sainsbury = company "cmp_sbry" "J Sainsbury plc"\n');
+    expect(text).toContain("# Results below the quality floor wait here until the run is delivered.");
+    // Pinned again: nothing left to change.
+    writeFileSync(path.join(cwd, "flows/grocer-compare.wf"), text.replace('subject mystery = company "No Such Grocer"\n', ""));
+    const again = wfkit(cwd, ["pin", "flows/grocer-compare.wf"]);
+    expect([again.status, again.stdout]).toEqual([0, "flows/grocer-compare.wf: every resolved subject was already pinned\n"]);
+  });
+
   it("check --remote reports where the service's verdict differs (a stale catalogue)", () => {
     const cwd = project();
     const catalogue = JSON.parse(wfkit(cwd, ["catalogue", "pull"]).stdout);

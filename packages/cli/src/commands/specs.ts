@@ -353,3 +353,25 @@ export const templatesSpec: CommandSpec = {
     { comment: "Start from one", command: "wfkit templates pull grocer-compare -o flows/grocers.wf" },
   ],
 };
+
+export const pinSpec: CommandSpec = {
+  name: "pin",
+  summary: "Resolve the subjects of a .wf file in one call and rewrite them to canonical ids, in place.",
+  usage: "[options] FILE.wf",
+  details: [
+    "Each `subject` declaration's hint (its id as written, or the `hint`, `label` or `canonicalId`",
+    "of a JSON object) is sent to resolve-subjects in one call. A resolved subject's id is",
+    "rewritten to the canonical one (a missing label is added; a JSON object becomes",
+    "`company \"<id>\" \"<label>\"`); nothing else in the file changes, comments included. The file",
+    "is written atomically. Hints left unresolved are listed with their reason: `ambiguous`",
+    "(with candidates), `unlisted`, `lookup_failed` (says nothing about the company) or",
+    "`not_found`; then the exit status is 1.",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    "dry-run": { type: "boolean", description: "Say what would be pinned; change nothing." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [{ comment: "Pin the subjects of a workflow", command: "wfkit pin flows/grocers.wf" }],
+};
