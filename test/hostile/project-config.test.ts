@@ -135,7 +135,7 @@ describe("prototype names in configs and suppressions (CLI)", () => {
     const dir = tempDir({ "a.wf": VALID_WF, "cat.json": '{"parts": []}', "wfkit.config.json": `{"${key}": {"catalogue": "cat.json"}}` });
     const result = wfkit(["check", "a.wf"], dir);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe(`wfkit: wfkit.config.json:1:2: unknown key \`${key}\` (a config may have: catalogue, severity, ignore)`);
+    expect(result.stderr.trim()).toBe(`wfkit: wfkit.config.json:1:2: unknown key \`${key}\` (a config may have: catalogue, severity, ignore, baseUrl)`);
   });
 
   it("suppressions naming inherited names are not wfkit codes", () => {

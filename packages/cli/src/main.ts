@@ -8,7 +8,23 @@
  * line and from files, so they are printed through `printable`: one line, no control codes.
  */
 import { renderCommandHelp, type CommandSpec } from "./args.js";
-import { checkSpec, compileSpec, decompileSpec, estimateSpec, fmtSpec, graphSpec, lspSpec, serveSpec } from "./commands/specs.js";
+import {
+  catalogueSpec,
+  checkSpec,
+  compileSpec,
+  decompileSpec,
+  deploySpec,
+  estimateSpec,
+  fmtSpec,
+  graphSpec,
+  lspSpec,
+  pinSpec,
+  runSpec,
+  runsSpec,
+  serveSpec,
+  subjectsSpec,
+  templatesSpec,
+} from "./commands/specs.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { printable } from "./printable.js";
@@ -31,6 +47,13 @@ export const COMMANDS: readonly Command[] = [
   { spec: graphSpec, load: async () => (await import("./commands/graph.js")).runGraph },
   { spec: lspSpec, load: async () => (await import("./commands/lsp.js")).runLsp },
   { spec: serveSpec, load: async () => (await import("./commands/serve.js")).runServe },
+  { spec: catalogueSpec, load: async () => (await import("./commands/catalogue.js")).runCatalogue },
+  { spec: subjectsSpec, load: async () => (await import("./commands/subjects.js")).runSubjects },
+  { spec: pinSpec, load: async () => (await import("./commands/pin.js")).runPin },
+  { spec: templatesSpec, load: async () => (await import("./commands/templates.js")).runTemplates },
+  { spec: deploySpec, load: async () => (await import("./commands/deploy.js")).runDeploy },
+  { spec: runSpec, load: async () => (await import("./commands/run.js")).runRun },
+  { spec: runsSpec, load: async () => (await import("./commands/runs.js")).runRuns },
 ];
 
 export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;
@@ -38,7 +61,7 @@ export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;
 export function renderMainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.spec.name.length));
   return [
-    "wfkit: check, format, compile and draw research workflow graphs, offline.",
+    "wfkit: check, format, compile and draw research workflow graphs offline; deploy and run them.",
     "",
     "Usage: wfkit COMMAND [options]",
     "",
@@ -54,8 +77,9 @@ export function renderMainHelp(): string {
     "  wfkit check --format github       # annotations in a GitHub Actions job",
     "  wfkit fmt --write                 # format every .wf file",
     "  wfkit compile flows/brief.wf -o flows/brief.workflow.json",
+    "  wfkit deploy flows/brief.wf --publish && wfkit run brief --wait",
     "",
-    `Exit status: 0 ok, 1 faults found, 2 usage or I/O error. Docs: ${HOMEPAGE}/blob/main/docs/cli.md`,
+    `Exit status: 0 ok, 1 faults found or refused, 2 usage or I/O error. Docs: ${HOMEPAGE}/blob/main/docs/cli.md`,
     "",
   ].join("\n");
 }

@@ -5,7 +5,8 @@
  *   {
  *     "catalogue": "catalogue.json",            // relative to this config file
  *     "severity": { "dead-end": "off" },        // "off" | "warning" | "error", warnings only
- *     "ignore": ["drafts/**", "**\/*.old.wf"]   // globs relative to this config file
+ *     "ignore": ["drafts/**", "**\/*.old.wf"],  // globs relative to this config file
+ *     "baseUrl": "https://example.test"          // the Workflows API for deploy, run, runs...
  *   }
  *
  * Comments and trailing commas are allowed. The value is read from jsonc-parser's tree, not
@@ -24,7 +25,7 @@ import { lineColumnAt, type TextPlace } from "./text-place.js";
 export type SeveritySetting = "off" | "warning" | "error";
 const SEVERITY_SETTINGS: ReadonlySet<string> = new Set<SeveritySetting>(["off", "warning", "error"]);
 /** `$schema` lets editors validate the file; it means nothing to wfkit. */
-const CONFIG_KEYS = ["catalogue", "severity", "ignore", "$schema"] as const;
+const CONFIG_KEYS = ["catalogue", "severity", "ignore", "baseUrl", "$schema"] as const;
 const CONFIG_KEY_SET: ReadonlySet<string> = new Set(CONFIG_KEYS);
 const keySuggester = new Suggester();
 
@@ -34,6 +35,8 @@ export interface ConfigSettings {
   severity: ReadonlyMap<string, SeveritySetting>;
   /** Glob patterns as written (relative to the config file). */
   ignore: readonly string[];
+  /** The Workflows API's base address (http or https, no query or fragment). */
+  baseUrl?: string;
 }
 
 export interface ConfigProblem extends TextPlace {
@@ -72,11 +75,11 @@ function readConfig(text: string): ConfigSettings {
   if (first) throw new Refusal(first.offset, `not valid JSON (${printParseErrorCode(first.error)})`);
   if (!root || root.type !== "object") throw new Refusal(root?.offset ?? 0, "must hold a JSON object");
 
-  const settings: { catalogue?: string; severity: Map<string, SeveritySetting>; ignore: string[] } = { severity: new Map(), ignore: [] };
+  const settings: { catalogue?: string; severity: Map<string, SeveritySetting>; ignore: string[]; baseUrl?: string } = { severity: new Map(), ignore: [] };
   for (const [key, keyNode, value] of membersOf(root)) {
     if (!CONFIG_KEY_SET.has(key)) {
       const close = keySuggester.closest(key, CONFIG_KEYS);
-      throw new Refusal(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore)`);
+      throw new Refusal(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore, baseUrl)`);
     }
     if (key === "catalogue") {
       if (value.type !== "string" || value.value === "") throw new Refusal(value.offset, "`catalogue` must be the path of a catalogue file, relative to the config");
@@ -91,9 +94,20 @@ function readConfig(text: string): ConfigSettings {
         if (pattern.type !== "string" || pattern.value === "") throw new Refusal(pattern.offset, "each `ignore` entry must be a glob pattern (a non-empty string) such as \"drafts/**\"");
         return pattern.value as string;
       });
+    } else if (key === "baseUrl") {
+      if (value.type !== "string" || !isServiceUrl(value.value as string))
+        throw new Refusal(value.offset, '`baseUrl` must be the http or https address of the Workflows API, such as "https://example.test" (no query or fragment)');
+      settings.baseUrl = value.value as string;
     }
   }
   return settings;
+}
+
+/** An http(s) URL with a host and neither query nor fragment (paths are joined onto it). */
+export function isServiceUrl(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === "http:" || url.protocol === "https:") && url.host !== "" && url.search === "" && url.hash === "" && url.username === "" && url.password === "";
 }
 
 function severitySetting(code: string, codeNode: Node, setting: Node): SeveritySetting {

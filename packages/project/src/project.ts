@@ -35,6 +35,8 @@ export interface ProjectConfig {
   catalogue?: string;
   severity: ReadonlyMap<string, SeveritySetting>;
   ignorePatterns: readonly string[];
+  /** The Workflows API's base address (`baseUrl`), for the commands that call it. */
+  baseUrl?: string;
   /** True when its `ignore` patterns match the path (a file or a directory under the config). */
   ignores(absolutePath: string): boolean;
 }
@@ -139,6 +141,7 @@ export function configFromText(text: string, absolutePath: string): ProjectConfi
   const { settings } = parsed;
   const config: ProjectConfig = { path: absolutePath, severity: settings.severity, ignorePatterns: settings.ignore, ignores: () => false };
   if (settings.catalogue !== undefined) config.catalogue = path.resolve(directory, settings.catalogue);
+  if (settings.baseUrl !== undefined) config.baseUrl = settings.baseUrl;
   if (settings.ignore.length) config.ignores = globMatcher(settings.ignore, directory, { outside: false });
   return config;
 }

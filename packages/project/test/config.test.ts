@@ -44,10 +44,16 @@ describe("configFromText", () => {
   it("names what is wrong, with the file", () => {
     expect(failure('{"severity": {"dead-end": "ignore"}}')).toBe('wfkit.config.json:1:27: `severity.dead-end` must be "off", "warning" or "error"');
     expect(failure('{"severity": {"dead-ends": "off"}}')).toMatch(/^wfkit\.config\.json:1:15: `severity` names `dead-ends`, which is not a wfkit fault code; did you mean `dead-end`\?/);
-    expect(failure('{"ignores": []}')).toBe("wfkit.config.json:1:2: unknown key `ignores`; did you mean `ignore`? (a config may have: catalogue, severity, ignore)");
+    expect(failure('{"ignores": []}')).toBe("wfkit.config.json:1:2: unknown key `ignores`; did you mean `ignore`? (a config may have: catalogue, severity, ignore, baseUrl)");
     expect(failure('{"ignore": "drafts"}')).toMatch(/`ignore` must be an array/);
     expect(failure('{"catalogue": 3}')).toMatch(/`catalogue` must be the path/);
     expect(failure("[]")).toBe("wfkit.config.json:1:1: must hold a JSON object");
+  });
+
+  it("reads baseUrl, an http(s) address without query, fragment or credentials", () => {
+    expect(parse('{"baseUrl": "http://127.0.0.1:8787"}').baseUrl).toBe("http://127.0.0.1:8787");
+    for (const bad of ['"ftp://example.test"', '"example.test"', '"https://example.test/?a=1"', '"https://user:pw@example.test"', "3"])
+      expect(failure(`{"baseUrl": ${bad}}`)).toMatch(/^wfkit\.config\.json:1:13: `baseUrl` must be the http or https address/);
   });
 
   it("gives the line and column of a JSON error", () => {
@@ -115,7 +121,7 @@ describe("ProjectResolver ignores", () => {
 
   it("reads an inherited-looking key as an unknown key, never as a setting", () => {
     for (const key of ["__proto__", "constructor", "toString"]) {
-      expect(failure(`{"${key}": {"catalogue": "x.json"}}`)).toBe(`wfkit.config.json:1:2: unknown key \`${key}\` (a config may have: catalogue, severity, ignore)`);
+      expect(failure(`{"${key}": {"catalogue": "x.json"}}`)).toBe(`wfkit.config.json:1:2: unknown key \`${key}\` (a config may have: catalogue, severity, ignore, baseUrl)`);
       expect(failure(`{"severity": {"${key}": "off"}}`)).toMatch(new RegExp(`^wfkit\\.config\\.json:1:15: \`severity\` names \`${key}\`, which is not a wfkit fault code`));
     }
   });

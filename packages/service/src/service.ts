@@ -14,6 +14,7 @@ import { DEFAULT_SEED, type MockFile, type Seed } from "./files.js";
 import { LIMITS, PLAN_NAMES, RESEARCH_PRODUCT, RUN_HOST, planHas, statesIn, type PlanName, type RunFilter, type RunState } from "./policy.js";
 import { mockResponseFor, OPEN_NODE_STATES, partDelayMs, planRun, subjectsOf, type RunNode } from "./runs.js";
 import { Store, type Row } from "./store.js";
+import type { CreateWorkflowResponse, PartsResponse, PublishResponse, ResolveSubjectsResponse, Run, RunChangeResponse, RunListResponse, RunSummary, SaveVersionResponse, ValidateDefinitionResponse } from "@wfkit/client";
 import { resolveHints } from "./subjects.js";
 
 export interface ServiceOptions {
@@ -172,16 +173,16 @@ export class WorkflowsService {
 
   // ---- catalogue ------------------------------------------------------------------------
 
-  parts(unattendedSafeOnly: boolean): { catalogueVersion: 1; parts: Catalogue["parts"] } {
+  parts(unattendedSafeOnly: boolean): PartsResponse {
     return { catalogueVersion: 1, parts: this.catalogue.parts.filter((part) => !unattendedSafeOnly || part.unattendedSafe) };
   }
 
-  resolveSubjects(hints: readonly string[]): ReturnType<typeof resolveHints> {
+  resolveSubjects(hints: readonly string[]): ResolveSubjectsResponse {
     return resolveHints(hints, this.catalogue.subjects ?? [], !this.faults.resolverDown);
   }
 
   /** validate-definition: the checker's verdict, with the service's catalogue. */
-  validate(definition: unknown): { ok: true; definition: unknown; estimate: Estimate; warnings: unknown[] } {
+  validate(definition: unknown): ValidateDefinitionResponse {
     const result = validateDefinition(definition, { catalogue: this.catalogue });
     if (!result.ok) throw errors.validation(result.faults);
     return { ok: true, definition, estimate: result.estimate, warnings: result.faults };
@@ -189,7 +190,7 @@ export class WorkflowsService {
 
   // ---- workflows and versions --------------------------------------------------------------
 
-  createWorkflow(userId: string, name: string): { workflow: { id: string; name: string } } {
+  createWorkflow(userId: string, name: string): CreateWorkflowResponse {
     const id = newId("wf");
     this.store.transaction(() => this.store.run("INSERT INTO workflows (id, name, owner_user_id, created_at) VALUES (?, ?, ?, ?)", [id, name, userId, this.clock.now()]));
     return { workflow: { id, name } };
@@ -211,7 +212,7 @@ export class WorkflowsService {
     return row;
   }
 
-  saveVersion(userId: string, workflowId: string, body: unknown): { version: { id: string; workflowId: string; published: false; estimate: Estimate; createdAt: string } } {
+  saveVersion(userId: string, workflowId: string, body: unknown): SaveVersionResponse {
     this.ownedWorkflow(userId, workflowId, "save versions");
     const result = validateDefinition(body, { catalogue: this.catalogue });
     if (!result.ok) throw errors.validation(result.faults);
@@ -223,7 +224,7 @@ export class WorkflowsService {
     return { version: { id, workflowId, published: false, estimate: result.estimate, createdAt: ISO(now) } };
   }
 
-  publish(userId: string, workflowId: string, versionId: string): { ok: true; workflow: { id: string; publishedVersionId: string }; version: { id: string; published: true; publishedAt: string } } {
+  publish(userId: string, workflowId: string, versionId: string): PublishResponse {
     this.ownedWorkflow(userId, workflowId, "publish versions");
     const version = this.store.get("SELECT id, published_at FROM versions WHERE id = ? AND workflow_id = ?", [versionId, workflowId]);
     if (!version) throw errors.versionNotFound(versionId);
@@ -281,17 +282,17 @@ export class WorkflowsService {
     return { status: 200, body, replayed: false };
   }
 
-  run(userId: string, workflowId: string, runId: string): ReturnType<typeof presentRun> {
+  run(userId: string, workflowId: string, runId: string): Run {
     this.visibleWorkflow(userId, workflowId);
     return presentRun(this.runRow(workflowId, runId));
   }
 
-  workflowRuns(userId: string, workflowId: string): { runs: ReturnType<typeof summariseRun>[] } {
+  workflowRuns(userId: string, workflowId: string): RunListResponse {
     this.visibleWorkflow(userId, workflowId);
     return { runs: this.store.all("SELECT * FROM runs WHERE workflow_id = ? ORDER BY created_at DESC, id", [workflowId]).map(summariseRun) };
   }
 
-  ownedRuns(userId: string, filter: RunFilter): { runs: ReturnType<typeof summariseRun>[] } {
+  ownedRuns(userId: string, filter: RunFilter): RunListResponse {
     const states = statesIn(filter);
     const rows = this.store.all(
       `SELECT r.* FROM runs r JOIN workflows w ON w.id = r.workflow_id WHERE w.owner_user_id = ? AND r.state IN (${states.map(() => "?").join(", ")}) ORDER BY r.created_at DESC, r.id`,
@@ -300,7 +301,7 @@ export class WorkflowsService {
     return { runs: rows.map(summariseRun) };
   }
 
-  deliver(userId: string, workflowId: string, runId: string): { ok: true; run: ReturnType<typeof presentRun> } {
+  deliver(userId: string, workflowId: string, runId: string): RunChangeResponse {
     this.ownedWorkflow(userId, workflowId, "deliver its runs");
     const row = this.runRow(workflowId, runId);
     if (row.state !== "held") throw errors.runNotHeld(runId, String(row.state));
@@ -315,7 +316,7 @@ export class WorkflowsService {
     return { ok: true, run: presentRun(this.runRow(workflowId, runId)) };
   }
 
-  cancel(userId: string, workflowId: string, runId: string): { ok: true; run: ReturnType<typeof presentRun> } {
+  cancel(userId: string, workflowId: string, runId: string): RunChangeResponse {
     this.ownedWorkflow(userId, workflowId, "cancel its runs");
     const row = this.runRow(workflowId, runId);
     if (!OPEN_STATES.includes(row.state as RunState)) throw errors.runFinished(runId, String(row.state));
@@ -507,7 +508,7 @@ function toAccount(row: Row): Account {
   };
 }
 
-function summariseRun(row: Row) {
+function summariseRun(row: Row): RunSummary {
   return {
     runId: String(row.id),
     workflowId: String(row.workflow_id),
@@ -521,7 +522,7 @@ function summariseRun(row: Row) {
 }
 
 /** The polled run: its state, usage, every node's state and output, and a child run per part. */
-function presentRun(row: Row) {
+function presentRun(row: Row): Run {
   const nodes = JSON.parse(String(row.nodes)) as RunNode[];
   const reserved = Number(row.reserved_minor_units);
   return {

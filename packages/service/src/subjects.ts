@@ -7,18 +7,8 @@
  */
 import type { CatalogueSubject } from "@wfkit/core";
 
-export interface ResolvedSubject {
-  canonicalId: string;
-  kind: "company";
-  label: string;
-  identifiers: unknown[];
-}
-
-export interface UnresolvedHint {
-  hint: string;
-  reason: "ambiguous" | "unlisted" | "lookup_failed" | "not_found";
-  candidates?: { canonicalId: string; label: string; ticker: string }[];
-}
+export type { ResolvedSubject, UnresolvedHint } from "@wfkit/client";
+import type { ResolvedSubject, UnresolvedHint } from "@wfkit/client";
 
 const LEGAL_SUFFIXES = new Set(["plc", "inc", "corp", "corporation", "group", "ltd", "limited", "co", "company", "sa", "ag", "nv"]);
 

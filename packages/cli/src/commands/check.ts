@@ -15,6 +15,8 @@ import type { Io } from "../io.js";
 import { BATCH_SIZE, workersAvailable } from "../parallel.js";
 import { plural, summarize, type CheckReport, type FileReport } from "../report.js";
 import { readSourceInput } from "../source-input.js";
+import { clientFor, reportingRefusals } from "../remote.js";
+import { reportRemoteDifferences } from "../remote-check.js";
 
 /**
  * From this many files on, checking is spread over worker threads (the main thread works
@@ -64,6 +66,9 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
 
   const threads = threadCount(jobs.length, io.env.WFKIT_WORKERS);
+  // Connect before checking, so a missing credential or base URL is reported first.
+  const remote = booleanFlag(args, "remote") ? clientFor(args, io, "check") : undefined;
+  if (!remote && (stringFlag(args, "base-url") ?? stringFlag(args, "token-file")) !== undefined) throw new UsageError("--base-url and --token-file apply only with --remote", "check");
   const files = await runCheckJobs(jobs, io.cwd, threads);
   const all: CheckReport = { files, summary: summarize(files) };
   const shown = quiet ? errorsOnly(files) : all;
@@ -92,7 +97,10 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   const tooManyWarnings = maxWarnings !== undefined && all.summary.warnings > maxWarnings;
   if (tooManyWarnings)
     io.stderr.write(`wfkit: ${plural(all.summary.warnings, "warning")}${quiet ? " (not shown: --quiet)" : ""}, more than --max-warnings ${maxWarnings} allows\n`);
-  return all.summary.errors > 0 || tooManyWarnings ? 1 : 0;
+  // 0 the service agrees, 1 it differs or refused, 2 it could not be reached.
+  const remoteExit = remote ? await reportingRefusals(io, "text", async () => ((await reportRemoteDifferences(remote.client, jobs, files, io)) > 0 ? 1 : 0)) : 0;
+  if (remoteExit === 2) return 2;
+  return all.summary.errors > 0 || tooManyWarnings || remoteExit === 1 ? 1 : 0;
 }
 
 /**

@@ -4,7 +4,15 @@
  * load none of the checking machinery (the commands are imported only when run).
  */
 import type { CommandSpec } from "../args.js";
+import type { FlagSpec } from "../args.js";
 import { FORMATS } from "../formats/format.js";
+
+/** The flags of every command that calls the Workflows API (remote.ts reads them). */
+export const REMOTE_FLAGS: Record<string, FlagSpec> = {
+  "base-url": { type: "string", value: "URL", description: "The Workflows API (default: WFKIT_BASE_URL, else `baseUrl` in wfkit.config.json)." },
+  "token-file": { type: "string", value: "FILE", description: "Read the credential from FILE (default: the WFKIT_TOKEN environment variable)." },
+  format: { type: "string", short: "f", value: "FORMAT", description: "text (default) or json (one JSON document on stdout, errors included)." },
+};
 
 export const checkSpec: CommandSpec = {
   name: "check",
@@ -17,10 +25,18 @@ export const checkSpec: CommandSpec = {
     "explicitly is always checked. With no PATH, the current directory is checked. `-` reads",
     "standard input.",
     "",
+    "With --remote, each definition is also sent to the service's validate-definition, and",
+    "every place where the service's verdict differs from wfkit's is reported (a stale",
+    "catalogue, or a bug); the credential and base URL are found as `wfkit deploy` finds them.",
+    "",
     "Exit status: 0 when there are no errors (and no more warnings than --max-warnings),",
-    "1 when there are, 2 on a usage or I/O error (missing file, invalid catalogue or config).",
+    "1 when there are (or, with --remote, when a verdict differs), 2 on a usage or I/O error",
+    "(missing file, invalid catalogue or config, service unreachable).",
   ].join("\n"),
   flags: {
+    remote: { type: "boolean", description: "Also ask the service's validate-definition and report every difference from wfkit's verdict." },
+    "base-url": REMOTE_FLAGS["base-url"]!,
+    "token-file": REMOTE_FLAGS["token-file"]!,
     format: { type: "string", short: "f", value: "FORMAT", description: `Output format: ${FORMATS.join(", ")} (default: pretty).` },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against (default: the config's, else the built-in SAMPLE)." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json for every file instead of searching for one." },
@@ -35,6 +51,7 @@ export const checkSpec: CommandSpec = {
     { comment: "Everything but the drafts", command: "wfkit check . --ignore 'drafts/**'" },
     { comment: "In CI: annotate the pull request, fail on any warning", command: "wfkit check --format github --max-warnings 0" },
     { comment: "For GitHub code scanning", command: "wfkit check --format sarif > wfkit.sarif" },
+    { comment: "Compare wfkit's verdict with the service's", command: "WFKIT_TOKEN=... wfkit check flows --remote" },
     { comment: "From an editor or hook, on unsaved text", command: "cat flows/brief.wf | wfkit check - --stdin-filename flows/brief.wf" },
   ],
 };
@@ -48,8 +65,12 @@ export const compileSpec: CommandSpec = {
     "With errors, they are printed on stderr, nothing is written, and the exit status is 1: the",
     "service would refuse the definition. Warnings are printed on stderr and do not stop it.",
     "The JSON goes to stdout, or with -o to a file written atomically (left untouched if unchanged).",
+    "",
+    "--no-check compiles even when the checker finds errors (they are still printed): a local",
+    "catalogue can be older than the service's, and the service's own verdict is the last word.",
   ].join("\n"),
   flags: {
+    "no-check": { type: "boolean", description: "Write the JSON even when the checker finds errors (a local catalogue may be older than the service's)." },
     output: { type: "string", short: "o", value: "OUT.json", description: "Write the JSON to this regular file (through links; never the input); - is stdout." },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
@@ -195,4 +216,162 @@ export const serveSpec: CommandSpec = {
     { comment: "Keep the data between runs", command: "wfkit serve --db .wfkit/service.db" },
     { comment: "Runs with your own mocked research", command: "wfkit serve --mocks test/mocks.json --seed test/seed.json" },
   ],
+};
+
+const REMOTE_DETAILS = [
+  "The service is --base-url, else WFKIT_BASE_URL, else `baseUrl` in wfkit.config.json; the",
+  "credential is WFKIT_TOKEN, or the file --token-file names (never a flag value). Every refusal",
+  "is one line saying what happened and what to do. Docs: docs/lifecycle.md.",
+  "",
+  "Exit status: 0 ok, 1 refused by the service or the run failed, 2 usage error, service",
+  "unreachable, or a file that could not be read or written.",
+].join("\n");
+
+export const deploySpec: CommandSpec = {
+  name: "deploy",
+  summary: "Check a workflow, then save it as a new version on the service (and publish it with --publish).",
+  usage: "[options] FILE",
+  details: [
+    "FILE is checked first, exactly as `wfkit check` would; errors stop the deploy. The workflow",
+    "is --workflow (a name or an id), else the .wf file's `workflow` name, else the file's name.",
+    "A name is looked up in .wfkit/state.json, and created on the service when it is not there",
+    "yet; its id is then saved there. A new version is saved every time; it is published only",
+    "with --publish. --dry-run prints the plan and the service's estimate and changes nothing.",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    workflow: { type: "string", short: "w", value: "NAME|ID", description: "The workflow to deploy to (default: the source's workflow name)." },
+    publish: { type: "boolean", description: "Publish the saved version, so that runs use it." },
+    "dry-run": { type: "boolean", description: "Print the plan and the estimate; change nothing." },
+    catalogue: { type: "string", value: "FILE", description: "Part catalogue for the local check." },
+    config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [
+    { comment: "See what would happen", command: "wfkit deploy flows/brief.wf --dry-run" },
+    { comment: "Save and publish", command: "wfkit deploy flows/brief.wf --publish" },
+  ],
+};
+
+export const runSpec: CommandSpec = {
+  name: "run",
+  summary: "Start a run of a published workflow (it reserves usage), and with --wait follow it to the end.",
+  usage: "[options] WORKFLOW",
+  details: [
+    "WORKFLOW is a name deployed from this project (.wfkit/state.json) or a workflow id. The",
+    "Idempotency-Key (--idempotency-key, else a new one) is saved in .wfkit/state.json before the",
+    "request is sent: when the command is interrupted or times out, running it again sends the",
+    "same key, and the service answers with the run it already started instead of starting (and",
+    "charging) a second one. The key is forgotten once the answer is recorded.",
+    "",
+    "With --wait, the run is followed until it ends or a hold gate holds it (live on a terminal,",
+    "one line per change otherwise), then its outputs are printed. The exit status is then 0 when",
+    "it succeeded, 1 when it failed, was cancelled or is held (deliver it with `wfkit runs deliver`).",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    question: { type: "string", short: "q", value: "TEXT", description: "A label for the run (at most 1000 characters; it never changes what the run does)." },
+    wait: { type: "boolean", description: "Follow the run until it ends or is held, showing the state of each part." },
+    "idempotency-key": { type: "string", value: "KEY", description: "Send this key (1 to 255 visible ASCII characters) instead of a new one." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [
+    { comment: "Start a run and follow it", command: "wfkit run grocer-compare --wait" },
+    { comment: "In a script, safe to repeat", command: "wfkit run grocer-compare --idempotency-key \"nightly-$(date +%F)\" --format json" },
+  ],
+};
+
+export const runsSpec: CommandSpec = {
+  name: "runs",
+  summary: "List, show, deliver or cancel runs.",
+  usage: "list [--state open|terminal|all] [--workflow W] | show RUN | deliver RUN | cancel RUN",
+  details: [
+    "`list` shows the runs of every workflow you own (or of --workflow), newest first. `show`",
+    "prints a run with the state and output of each node. `deliver` releases a run a hold gate",
+    "is holding; `cancel` stops an open run (parts already finished stay charged). RUN is found",
+    "among your runs; --workflow saves that lookup.",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    state: { type: "string", value: "STATE", description: "list: open, terminal or all (default)." },
+    workflow: { type: "string", short: "w", value: "NAME|ID", description: "The workflow (a name from .wfkit/state.json, or an id)." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [
+    { comment: "Runs still open", command: "wfkit runs list --state open" },
+    { comment: "Release a held run", command: "wfkit runs deliver run_0123" },
+  ],
+};
+
+export const catalogueSpec: CommandSpec = {
+  name: "catalogue",
+  summary: "Save the service's part catalogue, so that offline checks judge against what it offers.",
+  usage: "pull [-o FILE]",
+  details: [
+    "Writes the catalogue in the format `wfkit check --catalogue` and `catalogue` in",
+    "wfkit.config.json read, atomically (stdout without -o).",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    output: { type: "string", short: "o", value: "FILE", description: "Write the catalogue to this regular file; - is stdout." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [{ comment: "Keep the project's catalogue current", command: "wfkit catalogue pull -o catalogue.json" }],
+};
+
+export const subjectsSpec: CommandSpec = {
+  name: "subjects",
+  summary: "Resolve company hints (tickers or names) into canonical subjects, all in one call.",
+  usage: "resolve HINT...",
+  details: [
+    "Prints each subject found, and each hint left unresolved with its reason: `ambiguous` (with",
+    "its candidates), `unlisted` (held, but no listed equity to run against), `lookup_failed`",
+    "(the resolver was unreachable; it says nothing about the company) or `not_found`.",
+    "Exit status 1 when a hint is unresolved.",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: { ...REMOTE_FLAGS },
+  examples: [{ comment: "Two grocers", command: "wfkit subjects resolve TSCO \"J Sainsbury\"" }],
+};
+
+export const templatesSpec: CommandSpec = {
+  name: "templates",
+  summary: "List the service's gallery of ready-made workflows, or save one as .wf source.",
+  usage: "list | pull NAME -o FILE.wf",
+  details: ["`pull` takes a template's id or name and writes it decompiled to .wf, atomically.", "", REMOTE_DETAILS].join("\n"),
+  flags: {
+    output: { type: "string", short: "o", value: "FILE.wf", description: "pull: write the source to this regular file; - is stdout." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [
+    { comment: "What is there", command: "wfkit templates list" },
+    { comment: "Start from one", command: "wfkit templates pull grocer-compare -o flows/grocers.wf" },
+  ],
+};
+
+export const pinSpec: CommandSpec = {
+  name: "pin",
+  summary: "Resolve the subjects of a .wf file in one call and rewrite them to canonical ids, in place.",
+  usage: "[options] FILE.wf",
+  details: [
+    "Each `subject` declaration's hint (its id as written, or the `hint`, `label` or `canonicalId`",
+    "of a JSON object) is sent to resolve-subjects in one call. A resolved subject's id is",
+    "rewritten to the canonical one (a missing label is added; a JSON object becomes",
+    "`company \"<id>\" \"<label>\"`); nothing else in the file changes, comments included. The file",
+    "is written atomically. Hints left unresolved are listed with their reason: `ambiguous`",
+    "(with candidates), `unlisted`, `lookup_failed` (says nothing about the company) or",
+    "`not_found`; then the exit status is 1.",
+    "",
+    REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    "dry-run": { type: "boolean", description: "Say what would be pinned; change nothing." },
+    ...REMOTE_FLAGS,
+  },
+  examples: [{ comment: "Pin the subjects of a workflow", command: "wfkit pin flows/grocers.wf" }],
 };

@@ -1,0 +1,166 @@
+/**
+ * What every command that calls the Workflows API shares: where the service is (`--base-url`,
+ * then `WFKIT_BASE_URL`, then `baseUrl` in wfkit.config.json), the credential (`WFKIT_TOKEN`
+ * or the file `--token-file` names; never a flag value, which shell history would keep), the
+ * `--format`, and what each refusal of the reference's error table tells the user to do.
+ *
+ * Exit codes: 1 when the service refused or the run failed, 2 for a usage mistake, a missing
+ * base URL or credential, or a service that could not be reached.
+ */
+import path from "node:path";
+import { isWorkflowsError, WorkflowsApiError, WorkflowsClient, WorkflowsNetworkError, type WorkflowsError } from "@wfkit/client";
+import { isServiceUrl, readRegularFile } from "@wfkit/project";
+import type { ParsedArgs } from "./args.js";
+import { choiceFlag, stringFlag } from "./args.js";
+import { ConfigResolver } from "./config.js";
+import { CliError, UsageError } from "./errors.js";
+import type { Io } from "./io.js";
+import { printable } from "./printable.js";
+
+export type OutputFormat = "text" | "json";
+
+export interface Remote {
+  client: WorkflowsClient;
+  baseUrl: string;
+  format: OutputFormat;
+}
+
+export function outputFormat(args: ParsedArgs, command: string): OutputFormat {
+  return choiceFlag<OutputFormat>(args, "format", ["text", "json"], "text", command);
+}
+
+/** The client for this command line, or a CliError (exit 2) saying what is missing. */
+export function connect(args: ParsedArgs, io: Io, command: string): Remote {
+  return { ...clientFor(args, io, command), format: outputFormat(args, command) };
+}
+
+/** The client alone, for a command with formats of its own (`check --remote`). */
+export function clientFor(args: ParsedArgs, io: Io, command: string): Omit<Remote, "format"> {
+  const baseUrl = baseUrlOf(args, io, command);
+  const credential = credentialOf(args, io);
+  const debug = io.env.WFKIT_DEBUG ? (line: string) => io.stderr.write(`wfkit: debug: ${printable(line)}\n`) : undefined;
+  const client = new WorkflowsClient({ baseUrl, credential, ...(debug ? { debug } : {}), retry: { budgetMs: retryBudgetMs(io) } });
+  return { client, baseUrl };
+}
+
+/** How long retries may take in all: `WFKIT_RETRY_BUDGET_MS` (for CI), else 20 s. */
+function retryBudgetMs(io: Io): number {
+  const value = io.env.WFKIT_RETRY_BUDGET_MS;
+  return value !== undefined && /^\d{1,7}$/.test(value) ? Number(value) : 20_000;
+}
+
+function baseUrlOf(args: ParsedArgs, io: Io, command: string): string {
+  const flag = stringFlag(args, "base-url");
+  if (flag !== undefined) {
+    if (!isServiceUrl(flag)) throw new UsageError(`--base-url must be an http or https address such as https://example.test (got \`${flag}\`)`, command);
+    return flag;
+  }
+  const env = io.env.WFKIT_BASE_URL;
+  if (env) {
+    if (!isServiceUrl(env)) throw new CliError(`WFKIT_BASE_URL must be an http or https address such as https://example.test`);
+    return env;
+  }
+  const config = new ConfigResolver(io.cwd).configFor(path.join(io.cwd, "wfkit.config.json"));
+  if (config?.baseUrl) return config.baseUrl;
+  throw new CliError("no Workflows API address: give --base-url URL, set WFKIT_BASE_URL, or add \"baseUrl\" to wfkit.config.json");
+}
+
+function credentialOf(args: ParsedArgs, io: Io): string {
+  const file = stringFlag(args, "token-file");
+  if (file !== undefined) {
+    const read = readRegularFile(path.resolve(io.cwd, file));
+    if (!read.ok) throw new CliError(`cannot read the credential from ${file}: ${read.reason}`);
+    const token = read.text.trim();
+    // Never quote the file: it holds (or was meant to hold) a secret.
+    if (!token || /\s/.test(token)) throw new CliError(`${file} must hold one credential (an API key, session or OAuth token) and nothing else`);
+    return token;
+  }
+  const token = io.env.WFKIT_TOKEN?.trim();
+  if (token) return token;
+  throw new CliError("no credential: set WFKIT_TOKEN, or give --token-file FILE (a credential is never taken as a flag value: shell history would keep it)");
+}
+
+/** Where `.wfkit/` lives: beside the nearest wfkit.config.json, else the working directory. */
+export function projectRoot(io: Io): string {
+  const config = new ConfigResolver(io.cwd).configFor(path.join(io.cwd, "wfkit.config.json"));
+  return config ? path.dirname(config.path) : io.cwd;
+}
+
+/** What happened and what to do, for each row of the error table. One line, no credential. */
+export function explain(error: WorkflowsError, subject: { workflow?: string } = {}): string {
+  if (error instanceof WorkflowsNetworkError) return `${error.message}; is the service running, and is the base URL right? (retried where safe)`;
+  if (!(error instanceof WorkflowsApiError)) return "stopped: the wait was interrupted";
+  const tag = `(${error.status} ${error.code})`;
+  switch (error.kind) {
+    case "unauthenticated":
+      return `the credential was refused ${tag}: it is unknown, revoked or expired. Check WFKIT_TOKEN or the --token-file file.`;
+    case "insufficient_scope":
+      return error.requiredScope === "write:workflows"
+        ? `refused ${tag}: this needs the write:workflows scope and the key is read-only. Use a write key (one with write:workflows) to deploy, run, deliver or cancel.`
+        : `refused ${tag}: this needs the ${error.requiredScope ?? "missing"} scope, which the key does not have. Use a key with that scope.`;
+    case "plan_required":
+      return error.requiredFeature === "workflows_api"
+        ? `refused ${tag}: the account's plan lacks the \`workflows_api\` feature (API access is on the two higher plans only). Upgrade the plan, or use the browser application.`
+        : `refused ${tag}: the account's plan lacks the \`${error.requiredFeature ?? "workflows"}\` feature. Upgrade to a plan with Workflows.`;
+    case "allowance_exhausted":
+      return `refused ${tag}: the usage allowance for this period is exhausted, so no run was started and nothing was charged. It clears only when the period resets or the plan changes; retrying will not help.${amounts(error)}`;
+    case "gate_required":
+      return `refused ${tag}: an acceptance (such as updated terms) is outstanding on the account. Accept it in the browser application, then run the command again.`;
+    case "no_published_version": {
+      const workflow = subject.workflow ?? "the workflow";
+      return `refused ${tag}: ${workflow} has no published version, and only a published version runs. Publish one with \`wfkit deploy FILE --workflow ${workflow} --publish\`.`;
+    }
+    case "usage_unavailable":
+      return `refused ${tag}: the usage system could not be reached (${error.reason ?? "unknown reason"}); wfkit retried and gave up. No run was started and nothing was charged; run the command again later.`;
+    case "workflows_unavailable":
+      return `refused ${tag}: Workflows is not available in the account's region${typeof error.body.region === "string" ? ` (${error.body.region})` : ""}. Nothing was changed; use an account in a region that offers Workflows.`;
+    case "validation_failed":
+      return `the service refused the definition ${tag}: ${error.faults?.filter((f) => f.severity === "error").length ?? 0} error(s)${firstFaults(error)}. \`wfkit check --remote\` shows where it differs from wfkit's verdict.`;
+    default:
+      return `refused ${tag}: ${error.message}`;
+  }
+}
+
+function amounts(error: WorkflowsApiError): string {
+  const details = error.body.details as { requiredMinorUnits?: unknown; availableMinorUnits?: unknown } | undefined;
+  if (typeof details?.requiredMinorUnits !== "number" || typeof details.availableMinorUnits !== "number") return "";
+  return ` (the run needs ${details.requiredMinorUnits} minor units; ${details.availableMinorUnits} are left)`;
+}
+
+function firstFaults(error: WorkflowsApiError): string {
+  const faults = (error.faults ?? []).filter((f) => f.severity === "error").slice(0, 3);
+  return faults.length ? `: ${faults.map((f) => `${f.code}${f.nodeId ? ` at node ${f.nodeId}` : ""}`).join("; ")}` : "";
+}
+
+/** The JSON a `--format json` command prints for a refusal. */
+export function errorJson(error: WorkflowsError, message: string): Record<string, unknown> {
+  const base: Record<string, unknown> = { ok: false, kind: error.kind, message };
+  if (error instanceof WorkflowsApiError) {
+    Object.assign(base, { status: error.status, code: error.code, retryable: error.retryable });
+    if (error.requiredScope) base.requiredScope = error.requiredScope;
+    if (error.requiredFeature) base.requiredFeature = error.requiredFeature;
+    if (error.reason) base.reason = error.reason;
+    if (error.faults) base.faults = error.faults;
+  }
+  return { error: base };
+}
+
+/**
+ * Runs a command's calls, turning a refusal into one line on stderr (or JSON on stdout with
+ * `--format json`) and its exit code: 1 refused, 2 unreachable.
+ */
+export async function reportingRefusals(io: Io, format: OutputFormat, work: () => Promise<number>, subject: { workflow?: string } = {}): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!isWorkflowsError(error)) throw error;
+    const message = explain(error, subject);
+    if (format === "json") io.stdout.write(JSON.stringify(errorJson(error, message), null, 2) + "\n");
+    io.stderr.write(`wfkit: ${printable(message)}\n`);
+    return error instanceof WorkflowsNetworkError ? 2 : 1;
+  }
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.stdout.write(JSON.stringify(value, null, 2) + "\n");
+}

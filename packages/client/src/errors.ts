@@ -1,0 +1,116 @@
+/**
+ * Refusals as typed values: one `kind` per row of the reference's error table, plus `other`
+ * for the service's own refusals (not found, not owner, a bad request...) and `network` for
+ * an answer that never came. Each carries what a caller acts on: the status, the stable code,
+ * the scope or feature that is missing, `details.reason`, and whether a retry can help.
+ *
+ * Messages come from the service's body or are written here; a credential is never part of
+ * one (the client never puts it anywhere but the Authorization header).
+ */
+import type { Fault } from "@wfkit/core";
+import type { ErrorBody, Feature } from "./api-types.js";
+
+export type ApiErrorKind =
+  | "validation_failed"
+  | "unauthenticated"
+  | "plan_required"
+  | "allowance_exhausted"
+  | "insufficient_scope"
+  | "gate_required"
+  | "no_published_version"
+  | "usage_unavailable"
+  | "workflows_unavailable"
+  | "other";
+
+/** Which row of the error table an answer is, from its status and code alone. */
+export function kindOf(status: number, code: string): ApiErrorKind {
+  switch (`${status} ${code}`) {
+    case "400 validation_failed":
+      return "validation_failed";
+    case "401 UNAUTHENTICATED":
+      return "unauthenticated";
+    case "402 plan_required":
+      return "plan_required";
+    case "402 research_capacity_unavailable":
+      return "allowance_exhausted";
+    case "403 insufficient_scope":
+      return "insufficient_scope";
+    case "403 GATE_REQUIRED":
+      return "gate_required";
+    case "404 no_published_version":
+      return "no_published_version";
+    case "503 research_capacity_unavailable":
+      return "usage_unavailable";
+    case "503 workflows_unavailable":
+      return "workflows_unavailable";
+    default:
+      return "other";
+  }
+}
+
+/** The service answered with a refusal. */
+export class WorkflowsApiError extends Error {
+  override readonly name = "WorkflowsApiError";
+  readonly kind: ApiErrorKind;
+  readonly code: string;
+  readonly requiredScope: string | undefined;
+  readonly requiredFeature: Feature | undefined;
+  /** `details.reason` (research_capacity_unavailable). */
+  readonly reason: string | undefined;
+  /** The validation faults of a `400 validation_failed`. */
+  readonly faults: Fault[] | undefined;
+  /** Only the usage system being unreachable is worth retrying; every 4xx is final. */
+  readonly retryable: boolean;
+
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    /** `METHOD /path` of the request, for messages (never a credential). */
+    readonly request: string,
+  ) {
+    super(body.message);
+    this.code = body.error;
+    this.kind = kindOf(status, body.error);
+    this.requiredScope = typeof body.required_scope === "string" ? body.required_scope : undefined;
+    this.requiredFeature = body.required_feature === "workflows" || body.required_feature === "workflows_api" ? body.required_feature : undefined;
+    const details = body.details as { reason?: unknown } | undefined;
+    this.reason = details && typeof details.reason === "string" ? details.reason : undefined;
+    this.faults = Array.isArray(body.faults) ? (body.faults as Fault[]) : undefined;
+    this.retryable = this.kind === "usage_unavailable";
+  }
+}
+
+/** No answer: the connection failed, or the body was not the JSON the API sends. */
+export class WorkflowsNetworkError extends Error {
+  override readonly name = "WorkflowsNetworkError";
+  readonly kind = "network" as const;
+  readonly retryable = true;
+  constructor(
+    message: string,
+    readonly request: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The caller's AbortSignal fired, or the retry budget ran out while waiting. */
+export class WorkflowsAbortError extends Error {
+  override readonly name = "WorkflowsAbortError";
+  readonly kind = "aborted" as const;
+}
+
+export type WorkflowsError = WorkflowsApiError | WorkflowsNetworkError | WorkflowsAbortError;
+
+export function isWorkflowsError(error: unknown): error is WorkflowsError {
+  return error instanceof WorkflowsApiError || error instanceof WorkflowsNetworkError || error instanceof WorkflowsAbortError;
+}
+
+/** Shapes an answer's JSON into an error body, whatever it held. */
+export function errorBodyOf(status: number, json: unknown): ErrorBody {
+  const object = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  return {
+    ...object,
+    error: typeof object.error === "string" ? object.error : `http_${status}`,
+    message: typeof object.message === "string" ? object.message : `The service answered ${status} without an error message.`,
+  };
+}
