@@ -1,12 +1,13 @@
 // Keystroke-to-diagnostics latency, measured by the language server's own client-process
-// benchmark (packages/language-server/bench/latency.mjs), which this runs and reads.
+// benchmark (packages/language-server/bench/latency.mjs), which this runs and reads, up to
+// 100k nodes (the time to open a document is the figure to watch there).
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const script = fileURLToPath(new URL("../packages/language-server/bench/latency.mjs", import.meta.url));
 
 export async function benchLspLatency() {
-  const output = execFileSync(process.execPath, [script, "--debounce", "150"], {
+  const output = execFileSync(process.execPath, [script, "--debounce", "150", "--sizes", "100,1000,10000,100000"], {
     encoding: "utf8",
     env: { ...process.env, WFKIT_BENCH_JSON: "1" },
     maxBuffer: 1 << 24,

@@ -1,13 +1,15 @@
 // `npm run bench`: every performance figure wfkit publishes, measured in one run and
 // printed as tables; the figures are written to bench/results.json. Each comparison is
 // measured side by side in one process (or, for process start-up, back to back), so the
-// ratios hold on a noisy machine. BENCH_QUICK=1 skips the 1M-node sizes.
+// ratios hold on a noisy machine. BENCH_QUICK=1 skips the 1M-node sizes. The whole-process
+// section (whole-process.mjs) times `wfkit check` as users run it, in paired fresh processes.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchChecker } from "./core.mjs";
 import { benchDsl } from "./dsl.mjs";
 import { benchMemory } from "./memory.mjs";
 import { benchCliStartup } from "./cli.mjs";
+import { benchWholeProcess } from "./whole-process.mjs";
 import { benchLspLatency } from "./lsp.mjs";
 import { benchService } from "./service.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
@@ -38,6 +40,9 @@ results.memory = benchMemory(quick ? [100_000] : [100_000, 1_000_000]);
 section("Memory: peak resident memory above a process that only read the file (MB)", results.memory);
 results.cli = await benchCliStartup();
 section("CLI: `wfkit check` of a small file vs `node -e 0` (process wall time, ms, medians)", [results.cli]);
+results.wholeProcess = benchWholeProcess();
+section("Whole process: `wfkit check FILE` against a baseline process, paired runs (ms and ratio, medians)", results.wholeProcess.rows);
+section("Whole process: peak resident memory of `wfkit check`, the .wf against its JSON (MB)", [results.wholeProcess.memory]);
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
 results.service = await benchService();
@@ -58,6 +63,8 @@ results.goals = {
   "checker within 2x of ajv schema-only (10k nodes)": { value: at(results.checker, 10_000).checkVsAjv, goal: 2 },
   "DSL lex+parse+compile within 3x of JSON.parse (10k nodes)": { value: at(results.dsl, 10_000).compileVsJsonParse, goal: 3 },
   "CLI within 2x of node -e 0": { value: results.cli.ratio, goal: 2 },
+  ...Object.fromEntries(results.wholeProcess.rows.map((row) => [`whole process: ${row.command} within ${row.command.includes("small") ? 1.5 : 2}x of ${row.baseline}`, { value: row.ratio, goal: row.command.includes("small") ? 1.5 : 2 }])),
+  "whole process: peak RSS of checking the 100k .wf within 2x of its JSON": { value: results.wholeProcess.memory.ratio, goal: 2 },
   "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },
   "LSP p95 at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.p95Ms, goal: 16 },
   ...Object.fromEntries(results.hostileGrowth.rows.map((row) => [`hostile text, time for 4x the input: ${row.shape}`, { value: row.growth, goal: row.budget }])),

@@ -2,6 +2,7 @@
 // each test counts the work that grew (edit distances worked out, syntax errors copied,
 // statements read after the error cap) or compares the answer of a bounded path with the full
 // one. Timings of the same shapes are in the benchmark (`npm run bench`, bench/hostile.mjs).
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 
 const work = vi.hoisted(() => ({ distances: 0, comparedChars: 0 }));
@@ -169,8 +170,8 @@ describe("a large .json definition is placed through a lazily read tree", () => 
 
   for (const text of definitions) {
     it(`places every pointer as the full tree does: ${JSON.stringify(text.slice(0, 40))}`, () => {
-      const full = parseJsonSource(text, Infinity);
-      const lazy = parseJsonSource(text, 0);
+      const full = parseJsonSource(text, false);
+      const lazy = parseJsonSource(text, true);
       expect(lazy.complete).toBe(true);
       expect(lazy.value).toEqual(full.value);
       expect(lazy.faults).toEqual(full.faults);
@@ -180,9 +181,43 @@ describe("a large .json definition is placed through a lazily read tree", () => 
     });
   }
 
+  /** JSON text built as written, so that keys repeat, colons sit in strings and `\u` escapes write them. */
+  type Written = { leaf: string } | { object: [string, Written][] } | { array: Written[] };
+  const writtenJson = fc.letrec<{ value: Written; object: Written; array: Written }>((tie) => ({
+    value: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.constantFrom("1", "-0", "2.5e3", "true", "false", "null", '"s"', '"t:u"', '"\\u003a"', '"q\\"r"', '"::"').map((leaf) => ({ leaf })), tie("object"), tie("array")),
+    object: fc.array(fc.tuple(fc.constantFrom("id", "kind", "a", "a:b", "__proto__", "x~/y", "\\u003a", "\\u0061", ":", "é"), tie("value")), { maxLength: 5 }).map((object) => ({ object })),
+    array: fc.array(tie("value"), { maxLength: 4 }).map((array) => ({ array })),
+  }));
+  function write(value: Written, indent: string, colon: string, depth = 0): string {
+    const inner = indent ? "\n" + indent.repeat(depth + 1) : "";
+    const outer = indent ? "\n" + indent.repeat(depth) : "";
+    if ("leaf" in value) return value.leaf;
+    const items = "object" in value ? value.object.map(([key, item]) => `"${key}"${colon}${write(item, indent, colon, depth + 1)}`) : value.array.map((item) => write(item, indent, colon, depth + 1));
+    const [open, close] = "object" in value ? ["{", "}"] : ["[", "]"];
+    return items.length ? open + items.map((item) => inner + item).join(",") + outer + close : open + close;
+  }
+  const bySpan = (faults: { span: { start: number }; message: string }[]) => [...faults].sort((a, b) => a.span.start - b.span.start || a.message.localeCompare(b.message));
+
+  it("places the faults and pointers of random strict JSON as the full tree does", () => {
+    fc.assert(
+      fc.property(writtenJson.value, fc.constantFrom("", "  ", "\t"), fc.constantFrom(":", ": ", " : "), fc.boolean(), (root, indent, colon, bom) => {
+        const text = (bom ? "\ufeff" : "") + write(root, indent, colon) + (indent ? "\n" : "");
+        const full = parseJsonSource(text, false);
+        const strict = parseJsonSource(text, true);
+        expect(strict.complete).toBe(full.complete);
+        expect(strict.value).toEqual(full.value);
+        expect(bySpan(strict.faults)).toEqual(bySpan(full.faults));
+        for (const pointer of pointersOf(full.value)) {
+          for (const part of ["value", "key"] as const) expect([pointer, part, strict.sourceMap.locate(pointer, part)]).toEqual([pointer, part, full.sourceMap.locate(pointer, part)]);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("text that is not strict JSON keeps the full tree and its syntax errors", () => {
     const text = `{"schemaVersion": 1, // a comment\n "nodes": [], "edges": [],}`;
-    expect(parseJsonSource(text, 0).faults).toEqual(parseJsonSource(text, Infinity).faults);
-    expect(parseJsonSource(text, 0).faults.length).toBeGreaterThan(0);
+    expect(parseJsonSource(text, true).faults).toEqual(parseJsonSource(text, false).faults);
+    expect(parseJsonSource(text, true).faults.length).toBeGreaterThan(0);
   });
 });

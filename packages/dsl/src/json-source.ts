@@ -1,6 +1,8 @@
 /**
- * `.json` sources: strict JSON parsed with jsonc-parser's tree, so that every fault can be
- * placed on the text and one syntax error does not hide the others.
+ * `.json` sources. Strict JSON, the usual case, is read by `JSON.parse` and placed through a
+ * tree read lazily from the text, only where a fault needs a position. Other text is parsed
+ * with jsonc-parser's tree, so that every fault can be placed on the text and one syntax
+ * error does not hide the others.
  *
  * The service takes strict JSON, so comments and trailing commas are reported as errors;
  * because the value they leave is still unambiguous, the document is checked anyway
@@ -52,21 +54,21 @@ export interface JsonSource {
 }
 
 /**
- * Parses a `.json` source. Never throws. `lazyTreeFrom` is the size from which strict JSON
- * takes the large-text path (`LARGE_JSON_CHARS`; tests lower it to compare the two paths).
+ * Parses a `.json` source. Never throws. `strictPath` false sends strict JSON through
+ * jsonc-parser's tree too (tests compare the two paths; both place every fault alike).
  */
-export function parseJsonSource(text: string, lazyTreeFrom = LARGE_JSON_CHARS): JsonSource {
+export function parseJsonSource(text: string, strictPath = true): JsonSource {
   const lines = new LineIndex(text);
   // jsonc-parser does not accept a byte order mark; a space of the same length keeps offsets.
   const parsable = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
+  if (strictPath) {
+    const strict = parseStrictJson(text, parsable, lines);
+    if (strict) return strict;
+  }
   // jsonc-parser's parser recurses once per nesting level: refuse, with a positioned fault,
   // a text nested deeper than it can read rather than overflow the stack.
   const tooDeep = firstBracketBeyond(parsable, MAX_JSON_DEPTH);
   if (tooDeep >= 0) return tooDeeplyNested(text, lines, tooDeep);
-  if (parsable.length >= lazyTreeFrom) {
-    const large = parseLargeJson(text, parsable, lines);
-    if (large) return large;
-  }
   const errors: ParseError[] = [];
   let tree: JsonNode | undefined;
   try {
@@ -96,25 +98,97 @@ export function parseJsonSource(text: string, lazyTreeFrom = LARGE_JSON_CHARS): 
 }
 
 /**
- * From this many characters on, a `.json` source that is strict JSON is read by `JSON.parse`
- * and placed through a tree built lazily from the text (`LazyJsonNode`), not jsonc-parser's
- * tree: that tree costs about 15 times the text in memory, and a 240 MB definition (a million
- * terminal parts) ran Node out of its default heap. Smaller texts keep the full tree, which
- * also explains syntax errors; a large text that is not strict JSON takes that path too.
+ * Strict JSON, read by `JSON.parse` (the fastest reader there is, and a fraction of the
+ * memory of jsonc-parser's tree, which costs about 15 times the text) and placed through a
+ * tree built lazily from the text (`LazyJsonNode`); undefined when the text is not strict
+ * JSON. The faults are those the full tree gives: too deep nesting and repeated keys, each
+ * looked for in the text only when the parsed value shows it may be there.
  */
-export const LARGE_JSON_CHARS = 8 * 1024 * 1024;
-
-function parseLargeJson(text: string, parsable: string, lines: LineIndex): JsonSource | undefined {
+function parseStrictJson(text: string, parsable: string, lines: LineIndex): JsonSource | undefined {
   let value: unknown;
   try {
     value = JSON.parse(parsable);
   } catch {
     return undefined;
   }
+  const shape = shapeOf(value);
+  if (shape.tooDeep) return tooDeeplyNested(text, lines, firstBracketBeyond(parsable, MAX_JSON_DEPTH));
   const faults: SourceFault[] = [];
-  reportDuplicateKeys(parsable, lines, faults);
-  const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined);
+  if (mayRepeatKeys(parsable, shape)) reportDuplicateKeys(parsable, lines, faults);
+  const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined, trimmedEnd(parsable));
   return { value, complete: true, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+}
+
+interface ValueShape {
+  /** A container nested deeper than MAX_JSON_DEPTH. */
+  tooDeep: boolean;
+  /** Properties of all the objects. */
+  keys: number;
+  /** `:` characters in all the strings, keys included. */
+  colonsInStrings: number;
+}
+
+/** One walk over a parsed value (iterative: it may be nested up to the limit and beyond). */
+function shapeOf(root: unknown): ValueShape {
+  const shape: ValueShape = { tooDeep: false, keys: 0, colonsInStrings: 0 };
+  const stack: object[] = [];
+  const depths: number[] = [];
+  const visit = (item: unknown, depth: number): void => {
+    if (typeof item === "string") shape.colonsInStrings += colonsIn(item);
+    else if (item !== null && typeof item === "object") {
+      stack.push(item);
+      depths.push(depth);
+    }
+  };
+  visit(root, 1);
+  while (stack.length) {
+    const item = stack.pop()!;
+    const depth = depths.pop()!;
+    if (depth > MAX_JSON_DEPTH) {
+      shape.tooDeep = true;
+      return shape;
+    }
+    if (Array.isArray(item)) {
+      for (const element of item) visit(element, depth + 1);
+    } else {
+      const record = item as Record<string, unknown>;
+      const keys = Object.keys(record);
+      shape.keys += keys.length;
+      for (const key of keys) {
+        shape.colonsInStrings += colonsIn(key);
+        visit(record[key], depth + 1);
+      }
+    }
+  }
+  return shape;
+}
+
+function colonsIn(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) count++;
+  return count;
+}
+
+/**
+ * Whether strict JSON text may repeat a key in one object, which `JSON.parse` silently drops.
+ * Every `:` of the text either follows a key or sits in a string; so when no string escapes
+ * a character as `\u` (which could write a `:` the text does not show), the text's colons
+ * number exactly the value's keys plus the colons of its strings, and any dropped key (with
+ * its value's strings and keys) makes the text's count larger. False means there is none;
+ * true sends the text to the scan that finds and places them.
+ */
+function mayRepeatKeys(text: string, shape: ValueShape): boolean {
+  return text.includes("\\u") || colonsIn(text) !== shape.keys + shape.colonsInStrings;
+}
+
+/** End (exclusive) of the text without its trailing JSON whitespace. */
+function trimmedEnd(text: string): number {
+  let end = text.length;
+  for (;;) {
+    const c = text.charCodeAt(end - 1);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return end;
+    end--;
+  }
 }
 
 /**
