@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { defaultCatalogue } from "@wfkit/core";
 import { analyzeSource } from "@wfkit/dsl";
 import { describe, expect, it } from "vitest";
-import { graphModelOf, renderSvg, toDot, type GraphModel } from "../src/index.js";
+import { graphModelOf, LARGE_GRAPH_NODES, renderSvg, toDot, type GraphModel } from "../src/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../../..");
@@ -141,5 +141,21 @@ describe("browser safety", () => {
       const code = readFileSync(path.join(src, name), "utf8");
       expect(code, name).not.toMatch(/from "node:|require\(|\beval\(|new Function|process\./);
     }
+  });
+});
+
+describe("large drawings", () => {
+  it("bound the layout's search and leave edge flows to tooltips from LARGE_GRAPH_NODES nodes on", () => {
+    const chain = (count: number) => ({
+      nodes: Array.from({ length: count }, (_, index) => ({ id: `p${index}`, partId: "pack", partVersion: "1" })),
+      edges: Array.from({ length: count - 1 }, (_, index) => ({ from: `p${index}`, to: `p${index + 1}` })),
+    });
+    const catalogue = { ...defaultCatalogue, parts: [{ partId: "pack", versions: ["1"], requires: ["x"], produces: ["x"], unattendedSafe: true, cost: { baseMinorUnits: 1 } }] };
+    const small = toDot(graphModelOf({ definition: chain(LARGE_GRAPH_NODES - 1), catalogue }), { displayText });
+    const large = toDot(graphModelOf({ definition: chain(LARGE_GRAPH_NODES), catalogue }), { displayText });
+    expect(small).not.toContain("mclimit");
+    expect(small).toContain('class="wf-edge", label="x"');
+    expect(large).toContain("nslimit=0.1, nslimit1=0.1, mclimit=0.01, remincross=false");
+    expect(large).not.toContain('class="wf-edge", label=');
   });
 });
