@@ -29,8 +29,10 @@ describe("graphOf", () => {
 
   it("reads a version-save body's graph, and tolerates anything", () => {
     expect(graphOf({ scope: { graph: definition } }).nodes).toHaveLength(5);
-    expect(graphOf(null)).toEqual({ nodes: [], edges: [], graphFaults: [] });
-    expect(graphOf({ nodes: [1, { id: 2 }], edges: [null, { from: 1 }] })).toEqual({ nodes: [], edges: [], graphFaults: [] });
+    expect(graphOf({ scope: { graph: definition } }).nodesPointer).toBe("/scope/graph/nodes");
+    expect(graphOf(definition).nodes.map((node) => node.index)).toEqual([0, 1, 2, 3, undefined]);
+    expect(graphOf(null)).toEqual({ nodesPointer: "/nodes", nodes: [], edges: [], graphFaults: [] });
+    expect(graphOf({ nodes: [1, { id: 2 }], edges: [null, { from: 1 }] })).toEqual({ nodesPointer: "/nodes", nodes: [], edges: [], graphFaults: [] });
   });
 });
 

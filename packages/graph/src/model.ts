@@ -23,6 +23,8 @@ export interface GraphNode {
   /** The id as the definition spells it. */
   id: string;
   kind: GraphNodeKind;
+  /** Its place in the definition's `nodes`; absent for a placeholder of an undeclared node. */
+  index?: number;
   /** The line under the id: the part and its version, the trigger's kind, ... */
   detail: string;
   /** The part's estimated cost in minor units, when the estimate has one. */
@@ -43,6 +45,8 @@ export interface GraphEdge {
 }
 
 export interface GraphModel {
+  /** The JSON Pointer of the definition's `nodes` (`/nodes`, or `/scope/graph/nodes` in a version-save body). */
+  nodesPointer: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
   /** Faults of the whole graph, or naming no node or edge drawn. */
@@ -59,7 +63,8 @@ export interface GraphModelInput {
 /** Reads nodes and edges from a Definition or version-save body, tolerating any shape. */
 export function graphModelOf(input: GraphModelInput): GraphModel {
   const { definition } = input;
-  const root = isVersionSaveBody(definition) ? (isPlainObject(definition.scope) ? definition.scope.graph : undefined) : definition;
+  const versionSave = isVersionSaveBody(definition);
+  const root = versionSave ? (isPlainObject(definition.scope) ? definition.scope.graph : undefined) : definition;
   const rawNodes = isPlainObject(root) && Array.isArray(root.nodes) ? root.nodes : [];
   const rawEdges = isPlainObject(root) && Array.isArray(root.edges) ? root.edges : [];
   const catalogue = input.catalogue ? indexCatalogue(input.catalogue) : undefined;
@@ -72,11 +77,11 @@ export function graphModelOf(input: GraphModelInput): GraphModel {
     partIdOf.push(partId);
     return index;
   };
-  for (const raw of rawNodes) {
-    if (!isPlainObject(raw) || typeof raw.id !== "string") continue;
-    const index = addNode(describeNode(raw as Record<string, unknown> & { id: string }), typeof raw.partId === "string" ? raw.partId : undefined);
+  rawNodes.forEach((raw, position) => {
+    if (!isPlainObject(raw) || typeof raw.id !== "string") return;
+    const index = addNode({ ...describeNode(raw as Record<string, unknown> & { id: string }), index: position }, typeof raw.partId === "string" ? raw.partId : undefined);
     if (!indexOf.has(raw.id)) indexOf.set(raw.id, index);
-  }
+  });
   const endpoint = (id: unknown): number | undefined => {
     if (typeof id !== "string") return undefined;
     let index = indexOf.get(id);
@@ -100,7 +105,7 @@ export function graphModelOf(input: GraphModelInput): GraphModel {
     if (node?.kind === "part") node.costMinorUnits = part.costMinorUnits;
   }
   const graphFaults = attachFaults(input.faults ?? [], nodes, edges, indexOf);
-  return { nodes, edges, graphFaults };
+  return { nodesPointer: versionSave ? "/scope/graph/nodes" : "/nodes", nodes, edges, graphFaults };
 }
 
 function attachFaults(faults: readonly GraphFault[], nodes: GraphNode[], edges: GraphEdge[], indexOf: ReadonlyMap<string, number>): GraphFault[] {
