@@ -37,6 +37,7 @@ export const COMMANDS = {
   compileToJson: "wfkit.compileToJson",
   decompileJson: "wfkit.decompileJson",
   showEstimate: "wfkit.showEstimate",
+  showGraph: "wfkit.showGraph",
 } as const;
 
 export function isWfDocument(document: ActiveDocument): boolean {

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import { COMMANDS, compileToJson, decompileJson, documentSelector, executeCommandMiddleware, initializationOptions, isWfDocument, type EditorHost } from "./client-logic.js";
-import { GraphPreview, SHOW_GRAPH_COMMAND, makeNonce, previewHtml, type PreviewHost } from "./graph-preview.js";
+import { GraphPreview, makeNonce, previewHtml, type PreviewHost } from "./graph-preview.js";
 
 let client: LanguageClient | undefined;
 
@@ -115,7 +115,7 @@ function graphPreviews(context: vscode.ExtensionContext, host: PreviewHost): vsc
     return preview.refresh();
   };
   return [
-    vscode.commands.registerCommand(SHOW_GRAPH_COMMAND, (resource?: vscode.Uri) => {
+    vscode.commands.registerCommand(COMMANDS.showGraph, (resource?: vscode.Uri) => {
       const editor = vscode.window.activeTextEditor;
       const document = resource ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === resource.toString()) : editor?.document;
       if (!document || !isWfDocument({ uri: document.uri.toString(), languageId: document.languageId, fileName: document.fileName, text: "" })) {

@@ -51,8 +51,6 @@ export interface PreviewHost {
   showError(message: string): void;
 }
 
-export const SHOW_GRAPH_COMMAND = "wfkit.showGraph";
-
 export class GraphPreview {
   private nodes: GraphPreviewNode[] = [];
   private svg: string | undefined;
