@@ -7,17 +7,10 @@
  * edits made meanwhile ask again once it answers, so typing never queues a layout per key,
  * and an answer for an older version than the one shown is dropped.
  */
+import type { Position, Range } from "vscode-languageclient";
 import { REQUESTS, baseName } from "./client-logic.js";
 
-export interface Position {
-  line: number;
-  character: number;
-}
-
-export interface Range {
-  start: Position;
-  end: Position;
-}
+export type { Position, Range };
 
 export interface GraphPreviewNode {
   key: string;

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The graph preview's page (webview/preview.ts as bundled into dist/preview.js, with the HTML
  * and CSP the extension gives the webview) in a real headless Chromium: `acquireVsCodeApi`
