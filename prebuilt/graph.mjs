@@ -7,5 +7,4 @@ var nr=["on_demand","scheduled"],ln=["hold"],un=["standalone"],Rt=["trigger","pa
 `))}for(let f of r.edges){let i=[`${s(r.nodes[f.from].id)} \u2192 ${s(r.nodes[f.to].id)}`];f.flows.length&&i.push(`carries: ${f.flows.map(s).join(", ")}`),l.set(`wf-${f.key}`,[...i,...kr(f.faults).map(s)].join(`
 `))}return l}async function Fa(r,n){let s=await yo(hr(r,n)),l=Ba(r,n),f=s.replace(/<g id="wf&#45;([ne]\d+)" class="([^"]*)">\n<title>[^<]*<\/title>/g,(c,h,y)=>{let b=`wf-${h}`;return`<g id="${b}" class="${y}">
 <title>${Xt(l.get(b)??"")}</title>`});if(!r.graphFaults.length)return f;let i=`<title>${Xt(kr(r.graphFaults).map(n.displayText).join(`
-`))}</title>`;return f.replace(/(<g id="graph0" class="graph"[^>]*>)/,`$1
-${i}`)}export{uo as LARGE_GRAPH_NODES,fr as dotLabel,Xt as escapeXml,Gs as graphModelOf,yo as layoutDot,Fa as renderSvg,hr as toDot,pr as xmlSafe};
+`))}</title>`;return f.replace(/(<g id="graph0" class="graph"[^>]*>\n)<title>[^<]*<\/title>/,(c,h)=>h+i)}export{uo as LARGE_GRAPH_NODES,fr as dotLabel,Xt as escapeXml,Gs as graphModelOf,yo as layoutDot,Fa as renderSvg,hr as toDot,pr as xmlSafe};

@@ -62,5 +62,6 @@ export async function renderSvg(model: GraphModel, options: DrawOptions): Promis
   });
   if (!model.graphFaults.length) return withTitles;
   const graphTitle = `<title>${escapeXml(faultLines(model.graphFaults).map(options.displayText).join("\n"))}</title>`;
-  return withTitles.replace(/(<g id="graph0" class="graph"[^>]*>)/, `$1\n${graphTitle}`);
+  // Graphviz titles the drawing with the graph's DOT name; the faults replace it.
+  return withTitles.replace(/(<g id="graph0" class="graph"[^>]*>\n)<title>[^<]*<\/title>/, (_match, open: string) => open + graphTitle);
 }
