@@ -10,6 +10,7 @@ export default defineConfig({
     alias: {
       "@wfkit/core": src("core"),
       "@wfkit/dsl": src("dsl"),
+      "@wfkit/graph": src("graph"),
       // The subpath first: an alias also matches the names that start with it and a "/".
       "@wfkit/project/pure": fileURLToPath(new URL("./packages/project/src/pure.ts", import.meta.url)),
       "@wfkit/project": src("project"),

@@ -12,6 +12,7 @@ import { benchCliStartup } from "./cli.mjs";
 import { benchWholeProcess } from "./whole-process.mjs";
 import { benchLspLatency } from "./lsp.mjs";
 import { benchService } from "./service.mjs";
+import { benchGraphLayout } from "./graph.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
 import { runHostileScale } from "../test/fuzz/scale.mjs";
 import { benchHostileGrowth, GROWTH_BUDGET } from "./hostile.mjs";
@@ -46,6 +47,8 @@ section("Whole process: peak resident memory of `wfkit check`, the .wf against i
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
 results.service = await benchService();
+results.graph = await benchGraphLayout();
+section("Graph: `wfkit graph --format svg` drawing a generated workflow, Graphviz's load included (ms, medians)", results.graph);
 
 results.redos = await checkLexerBacktracking();
 console.log("\n## Lexer backtracking check (pathological strings)");
@@ -67,6 +70,7 @@ results.goals = {
   "whole process: peak RSS of checking the 100k .wf within 2x of its JSON": { value: results.wholeProcess.memory.ratio, goal: 2 },
   "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },
   "LSP p95 at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.p95Ms, goal: 16 },
+  "SVG drawing of a 1k-node graph (ms)": { value: results.graph.find((row) => row.nodes >= 999 && row.nodes < 10_000)?.drawMs, goal: 1000 },
   ...Object.fromEntries(results.hostileGrowth.rows.map((row) => [`hostile text, time for 4x the input: ${row.shape}`, { value: row.growth, goal: row.budget }])),
 };
 section("Goals", Object.entries(results.goals).map(([goal, { value, goal: target }]) => ({ goal, value, target, met: value !== undefined && value <= target })));

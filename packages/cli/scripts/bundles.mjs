@@ -1,4 +1,4 @@
-// The CLI's three esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
+// The CLI's four esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
 //
 //   wfkit.mjs    the CLI: `wfkit check small.wf` reads this one file at start-up instead of
 //                resolving hundreds of modules (chevrotain alone is ~650 files and ~400 ms
@@ -6,7 +6,9 @@
 //   lsp.mjs      the language server, loaded only by `wfkit lsp`: it and its protocol library
 //                would otherwise be most of what `check` parses;
 //   service.mjs  the local Workflows API, loaded only by `wfkit serve` (hono, and sql.js with
-//                its WebAssembly inlined, so there is no .wasm file to find at run time).
+//                its WebAssembly inlined, so there is no .wasm file to find at run time);
+//   graph.mjs    @wfkit/graph, loaded only by `wfkit graph` (Graphviz's WebAssembly is inside
+//                @hpcc-js/wasm-graphviz's JavaScript: about 800 KB that `check` must not parse).
 //
 // No code splitting: the CLI stays a single file. The bundles each carry their own copy of
 // @wfkit/core (and the first two of @wfkit/dsl), which costs disk space, not start-up time.
@@ -28,11 +30,11 @@ export const { version } = JSON.parse(readFileSync(new URL("package.json", root)
 
 const workspaceSource = (name) => path(`../${name}/src/index.ts`);
 
-/** The workspace packages (core, dsl, project, language-server) from their TypeScript sources. */
+/** The workspace packages (core, dsl, project, graph, language-server) from their TypeScript sources. */
 const workspaceSources = {
   name: "workspace-sources",
   setup(build) {
-    build.onResolve({ filter: /^@wfkit\/(core|dsl|project|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
+    build.onResolve({ filter: /^@wfkit\/(core|dsl|project|graph|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
     build.onResolve({ filter: /^@wfkit\/project\/pure$/ }, () => ({ path: workspaceSource("project").replace(/index\.ts$/, "pure.ts") }));
   },
 };
@@ -53,8 +55,16 @@ const serviceBesideCli = {
   },
 };
 
+/** `wfkit graph` imports @wfkit/graph (dynamically); in the CLI bundle that is the sibling graph.mjs. */
+const graphBesideCli = {
+  name: "graph-beside-cli",
+  setup(build) {
+    build.onResolve({ filter: /^@wfkit\/graph$/ }, () => ({ path: "./graph.mjs", external: true }));
+  },
+};
+
 /**
- * Builds the three bundles into `outdir`. `minify` drops source maps and comments but keeps the
+ * Builds the four bundles into `outdir`. `minify` drops source maps and comments but keeps the
  * licences (at the end of each file). With `write: false` nothing is written and the
  * results carry the files' contents (`outputFiles`).
  */
@@ -80,9 +90,10 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
       ...common,
       entryPoints: { wfkit: path("src/entry.ts") },
       define: { __WFKIT_VERSION__: JSON.stringify(version) },
-      plugins: [languageServerBesideCli, serviceBesideCli, workspaceSources],
+      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, workspaceSources],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
     build({ ...common, entryPoints: { service: workspaceSource("service") }, plugins: [workspaceSources] }),
+    build({ ...common, entryPoints: { graph: workspaceSource("graph") }, plugins: [workspaceSources] }),
   ]);
 }

@@ -4,7 +4,7 @@
  * from @wfkit/project, the code the language server runs too. Pure apart from reading the
  * catalogue, so it runs the same on the main thread and in a worker.
  */
-import type { Catalogue } from "@wfkit/core";
+import type { Catalogue, Estimate } from "@wfkit/core";
 import { analyzeSource } from "@wfkit/dsl";
 import { applyProjectPolicy, type SeveritySetting } from "@wfkit/project";
 import type { Diagnostic, FileReport } from "./report.js";
@@ -20,6 +20,8 @@ export interface CheckedSource {
   definition: unknown;
   /** The `.wf` source's `workflow "name"`, if it has one. */
   workflowName?: string;
+  /** The best-effort estimate, given even when the file has errors (the report's is only for clean files). */
+  estimate?: Estimate;
 }
 
 export function checkText(displayPath: string, text: string, language: "wf" | "json", options: CheckOptions): FileReport {
@@ -40,5 +42,6 @@ export function checkSource(displayPath: string, text: string, language: "wf" | 
   if (faults.length) report.source = text;
   const checked: CheckedSource = { report, definition: analysis.definition };
   if (analysis.workflowName !== undefined) checked.workflowName = analysis.workflowName;
+  if (analysis.estimate) checked.estimate = analysis.estimate;
   return checked;
 }

@@ -1,6 +1,7 @@
 /**
- * Drawing a definition's graph as Mermaid (renders in GitHub Markdown and most docs sites)
- * or Graphviz DOT (for `dot -Tsvg`).
+ * Drawing a definition's graph as Mermaid (renders in GitHub Markdown and most docs sites),
+ * Graphviz DOT (for `dot -Tsvg`), or an SVG laid out in-process by @wfkit/graph (which also
+ * reads the graph for all three: `graphModelOf`).
  *
  * Node ids are arbitrary strings in a definition (spaces, quotes, `end`, `->`, line breaks,
  * escape sequences), so neither format gets them raw. Each node gets a synthetic id (`n0`,
@@ -14,76 +15,25 @@
  * boxes, a gate is a decision (diamond), a destination is output (parallelogram). An edge
  * naming a node that does not exist is drawn to a dashed placeholder, so reviews see it.
  */
-import { isPlainObject, isVersionSaveBody } from "@wfkit/core";
+import type { Catalogue, Estimate } from "@wfkit/core";
+import type { GraphFault, GraphModel, GraphNodeKind } from "@wfkit/graph";
 import { printable } from "./printable.js";
 
-export type GraphFormat = "mermaid" | "dot";
+export type GraphFormat = "mermaid" | "dot" | "svg";
+export const GRAPH_FORMATS: readonly GraphFormat[] = ["mermaid", "dot", "svg"];
 
-interface GraphNode {
-  id: string;
-  kind: "trigger" | "part" | "gate" | "destination" | "unknown" | "missing";
-  detail: string;
+/** What a drawing may show besides the definition: its faults, estimate and catalogue (svg only). */
+export interface GraphContext {
+  faults?: readonly GraphFault[];
+  estimate?: Estimate;
+  catalogue?: Catalogue;
 }
 
-interface Graph {
-  nodes: GraphNode[];
-  edges: { from: number; to: number }[];
-}
-
-/** Reads nodes and edges from a Definition or version-save body, tolerating any shape. */
-export function graphOf(definition: unknown): Graph {
-  const root = isVersionSaveBody(definition) ? (isPlainObject(definition.scope) ? definition.scope.graph : undefined) : definition;
-  const rawNodes = isPlainObject(root) && Array.isArray(root.nodes) ? root.nodes : [];
-  const rawEdges = isPlainObject(root) && Array.isArray(root.edges) ? root.edges : [];
-  const nodes: GraphNode[] = [];
-  const indexOf = new Map<string, number>();
-  for (const raw of rawNodes) {
-    if (!isPlainObject(raw) || typeof raw.id !== "string") continue;
-    if (!indexOf.has(raw.id)) indexOf.set(raw.id, nodes.length);
-    nodes.push(describeNode(raw as Record<string, unknown> & { id: string }));
-  }
-  const edges: Graph["edges"] = [];
-  const endpoint = (id: unknown): number | undefined => {
-    if (typeof id !== "string") return undefined;
-    let index = indexOf.get(id);
-    if (index === undefined) {
-      index = nodes.length;
-      indexOf.set(id, index);
-      nodes.push({ id, kind: "missing", detail: "not declared" });
-    }
-    return index;
-  };
-  for (const raw of rawEdges) {
-    if (!isPlainObject(raw)) continue;
-    const from = endpoint(raw.from);
-    const to = endpoint(raw.to);
-    if (from !== undefined && to !== undefined) edges.push({ from, to });
-  }
-  return { nodes, edges };
-}
-
-function describeNode(raw: Record<string, unknown> & { id: string }): GraphNode {
-  const inner = (field: string) => (isPlainObject(raw[field]) ? (raw[field] as Record<string, unknown>) : {});
-  switch (raw.kind) {
-    case "trigger":
-      return { id: raw.id, kind: "trigger", detail: `trigger: ${String(inner("trigger").kind ?? "?")}` };
-    case "gate":
-      return { id: raw.id, kind: "gate", detail: `gate: ${String(raw.belowFloor ?? "?")}` };
-    case "destination":
-      return { id: raw.id, kind: "destination", detail: `destination: ${String(inner("destination").kind ?? "?")}` };
-    case undefined:
-    case "part": {
-      const version = typeof raw.partVersion === "string" ? `@${raw.partVersion}` : "";
-      const subjects = Array.isArray(inner("terminal").subjectRefs) ? (inner("terminal").subjectRefs as unknown[]).length : 0;
-      return { id: raw.id, kind: "part", detail: `${String(raw.partId ?? "?")}${version}${subjects ? ` (${subjects} subject${subjects === 1 ? "" : "s"})` : ""}` };
-    }
-    default:
-      return { id: raw.id, kind: "unknown", detail: `kind: ${String(raw.kind)}` };
-  }
-}
-
-export function renderGraph(definition: unknown, format: GraphFormat): string {
-  const graph = graphOf(definition);
+export async function renderGraph(definition: unknown, format: GraphFormat, context: GraphContext = {}): Promise<string> {
+  // Loaded here, not at start-up: in the CLI's bundle it is a sibling file (see bundles.mjs).
+  const { graphModelOf, renderSvg } = await import("@wfkit/graph");
+  if (format === "svg") return renderSvg(graphModelOf({ definition, ...context }), { displayText: printable });
+  const graph = graphModelOf({ definition });
   return format === "mermaid" ? renderMermaid(graph) : renderDot(graph);
 }
 
@@ -93,8 +43,8 @@ export function escapeMermaidLabel(text: string): string {
     .replace(/\t/g, " ");
 }
 
-function renderMermaid(graph: Graph): string {
-  const shape: Record<GraphNode["kind"], [string, string]> = {
+function renderMermaid(graph: GraphModel): string {
+  const shape: Record<GraphNodeKind, [string, string]> = {
     trigger: ["([", "])"],
     part: ["[", "]"],
     gate: ["{", "}"],
@@ -118,8 +68,8 @@ export function escapeDot(text: string): string {
   return printable(text).replace(/\\/g, "\\\\").replace(/"/g, '\\"');
 }
 
-function renderDot(graph: Graph): string {
-  const shape: Record<GraphNode["kind"], string> = {
+function renderDot(graph: GraphModel): string {
+  const shape: Record<GraphNodeKind, string> = {
     trigger: "shape=oval",
     part: "shape=box",
     gate: "shape=diamond",

@@ -4,6 +4,7 @@
  * read, and the same fault display, on stderr so stdout carries only the command's output.
  */
 import path from "node:path";
+import type { Catalogue } from "@wfkit/core";
 import { catalogueAt } from "./catalogue-file.js";
 import { checkSource, type CheckedSource } from "./check-file.js";
 import { painter, shouldColour } from "./colors.js";
@@ -18,10 +19,16 @@ export interface SourceCheckFlags {
   config?: string | undefined;
 }
 
-export function checkSingleSource(source: SourceInput, io: Io, flags: SourceCheckFlags): CheckedSource {
+/** A source checked, with the catalogue it was checked against (what a drawing labels edges with). */
+export interface SingleSourceCheck extends CheckedSource {
+  catalogue: Catalogue;
+}
+
+export function checkSingleSource(source: SourceInput, io: Io, flags: SourceCheckFlags): SingleSourceCheck {
   const override = flags.catalogue !== undefined ? path.resolve(io.cwd, flags.catalogue) : undefined;
   const { cataloguePath, policy } = new ConfigResolver(io.cwd, flags.config).fileProject(source.absolutePath, override);
-  return checkSource(source.displayPath, source.text, source.language, { catalogue: catalogueAt(cataloguePath, io.cwd), severity: policy.severity });
+  const catalogue = catalogueAt(cataloguePath, io.cwd);
+  return { ...checkSource(source.displayPath, source.text, source.language, { catalogue, severity: policy.severity }), catalogue };
 }
 
 /** Writes a file's faults to stderr, as `check` would show them. */

@@ -48,7 +48,7 @@ describe("exit codes", () => {
       ["compile", "a.wf", "b.wf"],
       ["fmt", "--write", "--check"],
       ["fmt", "defs/brief.workflow.json"],
-      ["graph", "wf/brief.wf", "--format", "svg"],
+      ["graph", "wf/brief.wf", "--format", "png"],
     ];
     for (const args of cases) {
       const result = runCli(args);

@@ -45,6 +45,7 @@ const fixtureCases: Case[] = [
   { name: "estimate-broken", args: ["estimate", "defs/broken.json"] },
   { name: "graph-mermaid", args: ["graph", "wf/broken.wf"] },
   { name: "graph-dot", args: ["graph", "wf/brief.wf", "--format", "dot"] },
+  { name: "graph-svg", args: ["graph", "wf/broken.wf", "--format", "svg"] },
   { name: "help", args: ["--help"] },
   ...["check", "fmt", "compile", "decompile", "estimate", "graph", "lsp", "serve"].map((command) => ({ name: `help-${command}`, args: [command, "--help"] })),
 ];

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { escapeDot, escapeMermaidLabel, graphOf, renderGraph } from "../src/graph-render.js";
+import { graphModelOf } from "@wfkit/graph";
+import { escapeDot, escapeMermaidLabel, renderGraph } from "../src/graph-render.js";
+
+const graphOf = (value: unknown) => graphModelOf({ definition: value });
 
 const definition = {
   schemaVersion: 1,
@@ -26,14 +29,16 @@ describe("graphOf", () => {
 
   it("reads a version-save body's graph, and tolerates anything", () => {
     expect(graphOf({ scope: { graph: definition } }).nodes).toHaveLength(5);
-    expect(graphOf(null)).toEqual({ nodes: [], edges: [] });
-    expect(graphOf({ nodes: [1, { id: 2 }], edges: [null, { from: 1 }] })).toEqual({ nodes: [], edges: [] });
+    expect(graphOf({ scope: { graph: definition } }).nodesPointer).toBe("/scope/graph/nodes");
+    expect(graphOf(definition).nodes.map((node) => node.index)).toEqual([0, 1, 2, 3, undefined]);
+    expect(graphOf(null)).toEqual({ nodesPointer: "/nodes", nodes: [], edges: [], graphFaults: [] });
+    expect(graphOf({ nodes: [1, { id: 2 }], edges: [null, { from: 1 }] })).toEqual({ nodesPointer: "/nodes", nodes: [], edges: [], graphFaults: [] });
   });
 });
 
 describe("mermaid", () => {
-  it("uses synthetic ids (so `end` is safe) and entity-escapes labels", () => {
-    expect(renderGraph(definition, "mermaid")).toBe(
+  it("uses synthetic ids (so `end` is safe) and entity-escapes labels", async () => {
+    expect(await renderGraph(definition, "mermaid")).toBe(
       [
         "flowchart LR",
         '  n0(["start<br/>trigger: on_demand"])',
@@ -63,15 +68,24 @@ describe("mermaid", () => {
 });
 
 describe("dot", () => {
-  it("uses synthetic ids and escapes backslashes, quotes and line breaks in labels", () => {
+  it("uses synthetic ids and escapes backslashes, quotes and line breaks in labels", async () => {
     // A line break in an id is shown as the two characters `\n`, so DOT gets `\\n`.
     expect(escapeDot('a "b" \\ c\nd\u001b')).toBe('a \\"b\\" \\\\ c\\\\nd\\\\u001b');
-    const dot = renderGraph(definition, "dot");
+    const dot = await renderGraph(definition, "dot");
     expect(dot).toContain('  n1 [label="say \\"hi\\"\\nterminal.profile@1 (2 subjects)", shape=box];');
     expect(dot).toContain('  n3 [label="a\\\\b<c>#1;\\ndestination: standalone", shape=parallelogram];');
     expect(dot).toContain("  n2 -> n3;");
     expect(dot).toContain('  n4 [label="ghost\\nnot declared", shape=box, style=dashed];');
     expect(dot.startsWith("digraph workflow {\n  rankdir=LR;\n")).toBe(true);
     expect(dot.endsWith("}\n")).toBe(true);
+  });
+});
+
+describe("svg", () => {
+  it("shows a node's line breaks and control characters as escapes (printable), XML-escaped", async () => {
+    const svg = await renderGraph({ nodes: [{ id: "a\n::error::<b>&\u001b", kind: "gate", belowFloor: "hold" }], edges: [] }, "svg");
+    expect(svg).toContain("<title>a\\n::error::&lt;b&gt;&amp;\\u001b\ngate: hold</title>");
+    expect(svg).toContain(">a\\n::error::&lt;b&gt;&amp;\\u001b</text>");
+    expect(svg).not.toContain("\u001b");
   });
 });

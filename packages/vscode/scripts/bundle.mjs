@@ -1,6 +1,7 @@
 // Builds what the .vsix ships, all under dist/: the extension (CommonJS, `vscode` left to the
 // host), the language server bundled beside it (started over node IPC), and copies of the
-// TextMate grammar and the Definition JSON schema, which live elsewhere in the repository.
+// TextMate grammar and the Definition JSON schema, which live elsewhere in the repository; and
+// the graph preview's page script and stylesheet.
 import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 
@@ -11,10 +12,13 @@ const common = { bundle: true, platform: "node", target: "node20", format: "cjs"
 
 await build({ ...common, entryPoints: [here("src/extension.ts")], outfile: here("dist/extension.cjs"), external: ["vscode"] });
 await build({ ...common, entryPoints: [here("../language-server/src/main.ts")], outfile: here("dist/server.cjs") });
+// The graph preview's page script: for the webview (a browser), one file loaded by URL under its CSP.
+await build({ ...common, platform: "browser", target: "es2022", format: "iife", entryPoints: [here("webview/preview.ts")], outfile: here("dist/preview.js"), sourcemap: false });
 
 const copies = [
   [here("../../grammar/wf.tmLanguage.json"), here("dist/syntaxes/wf.tmLanguage.json")],
   [here("../core/schema/definition.schema.json"), here("dist/schemas/definition.schema.json")],
+  [here("media/preview.css"), here("dist/preview.css")],
 ];
 for (const [from, to] of copies) {
   if (!existsSync(from)) throw new Error(`bundle: ${from} is missing; the extension cannot ship without it`);

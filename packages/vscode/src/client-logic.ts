@@ -9,6 +9,7 @@ export const REQUESTS = {
   compile: "wfkit/compile",
   decompile: "wfkit/decompile",
   estimate: "wfkit/estimate",
+  graph: "wfkit/graph",
 } as const;
 
 export interface ActiveDocument {
@@ -36,6 +37,7 @@ export const COMMANDS = {
   compileToJson: "wfkit.compileToJson",
   decompileJson: "wfkit.decompileJson",
   showEstimate: "wfkit.showEstimate",
+  showGraph: "wfkit.showGraph",
 } as const;
 
 export function isWfDocument(document: ActiveDocument): boolean {
@@ -89,7 +91,7 @@ export function estimateDetail(result: Exclude<EstimateResult, { error: string }
   return result.parts.map((part) => `${part.nodeId} (${part.partId}): ${formatMinorUnits(part.costMinorUnits)}`).join("\n");
 }
 
-function baseName(fileName: string): string {
+export function baseName(fileName: string): string {
   return fileName.split(/[\\/]/).pop() ?? fileName;
 }
 

@@ -2,10 +2,12 @@
  * The VS Code extension: starts the bundled wfkit language server over node IPC and binds
  * the commands. All behaviour worth testing lives in client-logic.ts.
  */
+import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
-import { COMMANDS, compileToJson, decompileJson, documentSelector, executeCommandMiddleware, initializationOptions, type EditorHost } from "./client-logic.js";
+import { COMMANDS, compileToJson, decompileJson, documentSelector, executeCommandMiddleware, initializationOptions, isWfDocument, type EditorHost } from "./client-logic.js";
+import { GraphPreview, makeNonce, previewHtml, type PreviewHost } from "./graph-preview.js";
 
 let client: LanguageClient | undefined;
 
@@ -28,6 +30,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.compileToJson, () => compileToJson(host)),
     vscode.commands.registerCommand(COMMANDS.decompileJson, () => decompileJson(host)),
+    ...graphPreviews(context, previewHost(client)),
   );
   await client.start();
 }
@@ -57,4 +60,74 @@ function editorHost(languageClient: LanguageClient): EditorHost {
       return languageClient.sendRequest(method, params);
     },
   };
+}
+
+function previewHost(languageClient: LanguageClient): PreviewHost {
+  return {
+    sendRequest(method, params) {
+      return languageClient.sendRequest(method, params);
+    },
+    revealRange(uri, range) {
+      const selection = new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+      const open = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === uri);
+      void vscode.window.showTextDocument(vscode.Uri.parse(uri), { viewColumn: open?.viewColumn ?? vscode.ViewColumn.One, selection, preserveFocus: false });
+    },
+    async saveSvg(svg, suggestedName) {
+      const target = await vscode.window.showSaveDialog({ filters: { SVG: ["svg"] }, defaultUri: vscode.Uri.file(suggestedName), saveLabel: "Export" });
+      if (target) await vscode.workspace.fs.writeFile(target, Buffer.from(svg, "utf8"));
+    },
+    showError(message) {
+      void vscode.window.showErrorMessage(message);
+    },
+  };
+}
+
+/** The graph previews: one per `.wf` document, beside its editor, following its edits and cursor. */
+function graphPreviews(context: vscode.ExtensionContext, host: PreviewHost): vscode.Disposable[] {
+  const previews = new Map<string, GraphPreview>();
+  const existingPanels = new Map<string, vscode.WebviewPanel>();
+  const media = vscode.Uri.joinPath(context.extensionUri, "dist");
+  const open = (document: vscode.TextDocument) => {
+    const uri = document.uri.toString();
+    const existing = previews.get(uri);
+    if (existing) {
+      existingPanels.get(uri)?.reveal(undefined, true);
+      return existing.refresh();
+    }
+    const panel = vscode.window.createWebviewPanel("wfkit.graph", "Graph", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: false });
+    const webview = panel.webview;
+    webview.html = previewHtml({
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.js")).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "preview.css")).toString(),
+      cspSource: webview.cspSource,
+      nonce: makeNonce(randomBytes),
+    });
+    const preview = new GraphPreview(uri, document.fileName, { postMessage: (message) => void webview.postMessage(message), setTitle: (title) => (panel.title = title) }, host);
+    previews.set(uri, preview);
+    existingPanels.set(uri, panel);
+    const listening = webview.onDidReceiveMessage((message) => preview.receive(message));
+    panel.onDidDispose(() => {
+      preview.dispose();
+      listening.dispose();
+      previews.delete(uri);
+      existingPanels.delete(uri);
+    });
+    return preview.refresh();
+  };
+  return [
+    vscode.commands.registerCommand(COMMANDS.showGraph, (resource?: vscode.Uri) => {
+      const editor = vscode.window.activeTextEditor;
+      const document = resource ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === resource.toString()) : editor?.document;
+      if (!document || !isWfDocument({ uri: document.uri.toString(), languageId: document.languageId, fileName: document.fileName, text: "" })) {
+        return vscode.window.showErrorMessage("Show graph works on a .wf file: open one first.");
+      }
+      return open(document);
+    }),
+    vscode.workspace.onDidChangeTextDocument((event) => void previews.get(event.document.uri.toString())?.refresh()),
+    vscode.window.onDidChangeTextEditorSelection((event) => {
+      const preview = previews.get(event.textEditor.document.uri.toString());
+      const active = event.selections[0]?.active;
+      if (preview && active) preview.cursorMoved({ line: active.line, character: active.character });
+    }),
+  ];
 }

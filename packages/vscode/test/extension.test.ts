@@ -15,11 +15,15 @@ vi.mock("vscode", () => ({
       return { dispose: () => registered.delete(id) };
     },
   },
+  Uri: { joinPath: (base: { path: string }, ...parts: string[]) => ({ path: [base.path, ...parts].join("/") }) },
+  ViewColumn: { One: 1, Beside: -2 },
   workspace: {
+    onDidChangeTextDocument: () => ({ dispose() {} }),
+    textDocuments: [],
     getConfiguration: () => ({ get: (key: string) => (key === "catalogue" ? "catalogue.json" : undefined) }),
     openTextDocument: async () => ({}),
   },
-  window: { activeTextEditor: undefined, showErrorMessage: vi.fn(), showInformationMessage: vi.fn(), showTextDocument: vi.fn() },
+  window: { onDidChangeTextEditorSelection: () => ({ dispose() {} }), activeTextEditor: undefined, showErrorMessage: vi.fn(), showInformationMessage: vi.fn(), showTextDocument: vi.fn() },
 }));
 
 vi.mock("vscode-languageclient/node", () => ({
@@ -53,7 +57,7 @@ describe("activate", () => {
 
   it("starts the bundled server over node IPC for .wf and JSON documents", async () => {
     const subscriptions: unknown[] = [];
-    await activate({ subscriptions, asAbsolutePath: (p: string) => `/ext/${p}` } as never);
+    await activate({ subscriptions, asAbsolutePath: (p: string) => `/ext/${p}`, extensionUri: { path: "/ext" } } as never);
     expect(clients).toHaveLength(1);
     const client = clients[0]!;
     expect(client.started).toBe(true);
@@ -63,20 +67,28 @@ describe("activate", () => {
     expect(client.clientOptions.initializationOptions.settings.catalogue).toBe("catalogue.json");
     expect(client.clientOptions.synchronize).toEqual({ configurationSection: "wfkit" });
     // wfkit.showEstimate is the server's command: vscode-languageclient registers it.
-    expect([...registered.keys()].sort()).toEqual(["wfkit.compileToJson", "wfkit.decompileJson"]);
-    expect(subscriptions).toHaveLength(2);
+    expect([...registered.keys()].sort()).toEqual(["wfkit.compileToJson", "wfkit.decompileJson", "wfkit.showGraph"]);
+    // The commands, and the graph preview's listeners for edits and cursor moves.
+    expect(subscriptions).toHaveLength(5);
   });
 
   it("routes a code lens's Show estimate (run by the client for the server's command) to the server with the lens's uri", async () => {
-    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p } as never);
+    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p, extensionUri: { path: "/ext" } } as never);
     const next = vi.fn();
     await clients[0]!.clientOptions.middleware.executeCommand("wfkit.showEstimate", ["file:///w/a.wf"], next);
     expect(clients[0]!.requests).toEqual([["wfkit/estimate", { uri: "file:///w/a.wf" }]]);
     expect(next).not.toHaveBeenCalled();
   });
 
+  it("refuses Show graph without an open .wf file, before making a panel", async () => {
+    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p, extensionUri: { path: "/ext" } } as never);
+    const vscode = (await import("vscode")) as unknown as { window: { showErrorMessage: ReturnType<typeof vi.fn> } };
+    await registered.get("wfkit.showGraph")!();
+    expect(vscode.window.showErrorMessage).toHaveBeenCalledWith("Show graph works on a .wf file: open one first.");
+  });
+
   it("stops the client on deactivate", async () => {
-    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p } as never);
+    await activate({ subscriptions: [], asAbsolutePath: (p: string) => p, extensionUri: { path: "/ext" } } as never);
     await deactivate();
     expect(clients[0]!.stopped).toBe(true);
   });

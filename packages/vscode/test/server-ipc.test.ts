@@ -11,7 +11,7 @@ import { createProtocolConnection, IPCMessageReader, IPCMessageWriter, type Publ
 const SERVER = fileURLToPath(new URL("../dist/server.cjs", import.meta.url));
 
 describe("the bundled server over node IPC", () => {
-  it("initializes, checks a document and shuts down cleanly", async () => {
+  it("initializes, checks and draws a document and shuts down cleanly", async () => {
     if (!existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
     const child = fork(SERVER, ["--node-ipc"], { stdio: ["ignore", "ignore", "pipe", "ipc"] });
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
@@ -24,6 +24,10 @@ describe("the bundled server over node IPC", () => {
     await connection.sendNotification("textDocument/didOpen", { textDocument: { uri: "file:///w/a.wf", languageId: "wf", version: 1, text: "trigger start on_demand\n" } });
     const diagnostics = await published;
     expect(diagnostics.diagnostics.map((d) => d.code)).toEqual(["destination-missing"]);
+    // The preview's drawing: Graphviz's WebAssembly runs inside this CommonJS bundle too.
+    const graph = (await connection.sendRequest("wfkit/graph", { uri: "file:///w/a.wf" })) as { svg: string; nodes: { id: string }[] };
+    expect(graph.nodes.map((node) => node.id)).toEqual(["start"]);
+    expect(graph.svg).toContain('<g id="wf-n0" class="node wf&#45;node wf&#45;trigger">');
     await connection.sendRequest("shutdown");
     await connection.sendNotification("exit");
     expect(await exited).toBe(0);

@@ -41,11 +41,13 @@ describe("the packaged .vsix", () => {
   if (!existsSync(VSIX)) throw new Error(`${VSIX} is missing: run \`npm run build\` first (it packages the extension)`);
   const entries = readZip(VSIX);
 
-  it("holds the extension, its server, grammar, schema and language configuration", () => {
+  it("holds the extension, its server, the graph preview's page, grammar, schema and language configuration", () => {
     for (const file of [
       "extension/package.json",
       "extension/dist/extension.cjs",
       "extension/dist/server.cjs",
+      "extension/dist/preview.js",
+      "extension/dist/preview.css",
       "extension/dist/syntaxes/wf.tmLanguage.json",
       "extension/dist/schemas/definition.schema.json",
       "extension/language-configuration.json",

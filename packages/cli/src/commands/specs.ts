@@ -155,15 +155,17 @@ export const estimateSpec: CommandSpec = {
 
 export const graphSpec: CommandSpec = {
   name: "graph",
-  summary: "Draw a workflow's graph as Mermaid or Graphviz DOT, for docs and reviews.",
+  summary: "Draw a workflow's graph as Mermaid, Graphviz DOT or SVG, for docs and reviews.",
   usage: "[options] FILE|-",
   details: [
     "A graph with rule faults is still drawn (a cycle or a dead end is easier to see than to read);",
     "a note on stderr says how many errors it has. A source that does not parse is reported and",
-    "the exit status is 1.",
+    "the exit status is 1. The svg format is laid out in-process (no Graphviz to install): parts",
+    "show their version and estimated cost, edges what flows along them, and faulty nodes and edges",
+    "are drawn in red (errors) or amber (warnings) with the fault as a tooltip.",
   ].join("\n"),
   flags: {
-    format: { type: "string", short: "f", value: "FORMAT", description: "mermaid (default) or dot." },
+    format: { type: "string", short: "f", value: "FORMAT", description: "mermaid (default), dot or svg." },
     output: { type: "string", short: "o", value: "FILE", description: "Write the diagram to this regular file (through links; never the input); - is stdout." },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
@@ -171,7 +173,7 @@ export const graphSpec: CommandSpec = {
   },
   examples: [
     { comment: "A Mermaid diagram for a Markdown file or a pull request", command: "wfkit graph flows/brief.wf" },
-    { comment: "An SVG with Graphviz", command: "wfkit graph flows/brief.wf --format dot | dot -Tsvg > brief.svg" },
+    { comment: "An SVG picture with the faults drawn on it", command: "wfkit graph flows/brief.wf --format svg -o brief.svg" },
   ],
 };
 

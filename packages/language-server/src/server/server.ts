@@ -13,13 +13,15 @@ import * as convert from "./convert.js";
 import { CatalogueResolver } from "./catalogue-resolver.js";
 import { DiagnosticsScheduler } from "./diagnostics-scheduler.js";
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from "./settings.js";
-import { WfkitRequests } from "./protocol.js";
+import { WfkitRequests, type GraphResult } from "./protocol.js";
 import { InProcessChecker, WorkerChecker, errorText, type CheckResult, type CheckSummary, type Checker, type CheckerMessage, type CheckerReport } from "./checker.js";
 import { isCheckerWorker, runCheckerWorker } from "./checker-worker.js";
 import * as paramsOf from "./params.js";
 import { ReadGate } from "./read-gate.js";
 import { DiagnosticsStore } from "./diagnostics-store.js";
 import { SHOW_ESTIMATE_COMMAND } from "../service/features/hints.js";
+import { getGraphPicture } from "../service/features/graph-picture.js";
+import { renderSvg } from "@wfkit/graph";
 
 /** What wfkit's commands answer about a document the server does not have. */
 const NOT_OPEN = { error: "The document is not open in the language server." };
@@ -464,6 +466,15 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   connection.onRequest(WfkitRequests.decompile, (params) => answer(WfkitRequests.decompile.method, () => service.decompile(paramsOf.stringField(params, "text"))));
   connection.onRequest(WfkitRequests.estimate, (params, token) =>
     withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run"),
+  );
+
+  // The preview's drawing: the model from the analysis, laid out off the document's turn (layouts
+  // queue one at a time in @wfkit/graph). The webview shows the text as it is; XML escaping is the renderer's.
+  connection.onRequest(WfkitRequests.graph, async (params, token) =>
+    await withDocument<GraphResult | Promise<GraphResult>>(WfkitRequests.graph.method, params, token, NOT_OPEN, undefined, async (document) => {
+      const picture = getGraphPicture(document);
+      return { version: picture.version, svg: await renderSvg(picture.model, { displayText: (text) => text }), nodes: picture.nodes };
+    }),
   );
 
   connection.onShutdown(async () => {

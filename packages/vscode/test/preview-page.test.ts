@@ -1,0 +1,163 @@
+/// <reference lib="dom" />
+/**
+ * The graph preview's page (webview/preview.ts as bundled into dist/preview.js, with the HTML
+ * and CSP the extension gives the webview) in a real headless Chromium: `acquireVsCodeApi`
+ * stubbed, messages in, clicks and keys out, theme variables applied, and the CSP enforced.
+ * The browser comes from @sparticuz/chromium (installed by `npm ci`), or CHROMIUM_PATH; when
+ * none starts, the tests fail. One browser for the file.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import sparticuz from "@sparticuz/chromium";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { defaultCatalogue } from "@wfkit/core";
+import { graphModelOf, renderSvg } from "@wfkit/graph";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { previewHtml, type GraphPreviewNode } from "../src/graph-preview.js";
+
+const dist = fileURLToPath(new URL("../dist/", import.meta.url));
+const NONCE = "0123456789abcdef0123456789abcdef";
+const LAUNCH_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let server: Server;
+let origin = "";
+let context: BrowserContext;
+let profile = "";
+
+function pageHtml(extraBody = ""): string {
+  return previewHtml({ scriptUri: `${origin}/preview.js`, styleUri: `${origin}/preview.css`, cspSource: origin, nonce: NONCE }).replace("</body>", `${extraBody}</body>`);
+}
+
+beforeAll(async () => {
+  for (const file of ["preview.js", "preview.css"]) if (!existsSync(path.join(dist, file))) throw new Error(`${dist}${file} is missing: run \`npm run build\` first`);
+  server = createServer((request, response) => {
+    const routes: Record<string, [string, string]> = {
+      "/page.html": ["text/html", pageHtml()],
+      "/inline.html": ["text/html", pageHtml('<script>window.__inlineRan = true;</script><div style="color: red" id="styled"></div>')],
+      "/preview.js": ["text/javascript", readFileSync(path.join(dist, "preview.js"), "utf8")],
+      "/preview.css": ["text/css", readFileSync(path.join(dist, "preview.css"), "utf8")],
+    };
+    const route = routes[request.url ?? ""];
+    response.writeHead(route ? 200 : 404, { "content-type": route?.[0] ?? "text/plain" });
+    response.end(route?.[1] ?? "not found");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const executablePath = process.env.CHROMIUM_PATH || (await sparticuz.executablePath());
+  profile = mkdtempSync(path.join(tmpdir(), "wfkit-preview-profile-"));
+  context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: LAUNCH_FLAGS });
+  // The webview's API, as VS Code injects it before the page's scripts run; posted messages are kept.
+  await context.addInitScript(() => {
+    const state = window as unknown as { __posted: unknown[]; __violations: string[]; acquireVsCodeApi: () => unknown };
+    state.__posted = [];
+    state.__violations = [];
+    document.addEventListener("securitypolicyviolation", (event) => state.__violations.push(event.violatedDirective));
+    state.acquireVsCodeApi = () => ({ postMessage: (message: unknown) => state.__posted.push(message), getState: () => undefined, setState: () => undefined });
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+async function openPage(name = "page.html"): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${origin}/${name}`);
+  await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === "ready"));
+  return page;
+}
+
+const posted = (page: Page) => page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+const send = (page: Page, message: unknown) => page.evaluate((data) => window.postMessage(data, "*"), message);
+
+async function drawing(): Promise<{ svg: string; nodes: GraphPreviewNode[] }> {
+  const definition = {
+    schemaVersion: 1,
+    nodes: [
+      { id: "start", kind: "trigger", trigger: { kind: "on_demand" } },
+      { id: "report", partId: "pakc", partVersion: "1" },
+      { id: "inbox", kind: "destination", destination: { kind: "standalone" } },
+    ],
+    edges: [
+      { from: "start", to: "report" },
+      { from: "report", to: "inbox" },
+    ],
+  };
+  const faults = [{ code: "part-unknown", severity: "error" as const, message: "no part `pakc`", nodeId: "report" }];
+  const model = graphModelOf({ definition, faults, catalogue: defaultCatalogue });
+  const svg = await renderSvg(model, { displayText: (text) => text });
+  const nodes = model.nodes.map((node) => ({ key: node.key, id: node.id, kind: node.kind, range: null, selectionRange: null, errors: node.faults.length, warnings: 0 }));
+  return { svg, nodes };
+}
+
+describe("the graph preview page", () => {
+  it("shows the drawing it is sent, highlights the cursor's node, and reports clicks, keys and export", async () => {
+    const page = await openPage();
+    const { svg, nodes } = await drawing();
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForSelector("#graph svg g#wf-n1.wf-error");
+    expect(await page.textContent("#status")).toBe("1 error, 0 warnings on nodes");
+    expect(await page.getAttribute("#wf-n1", "aria-label")).toBe("report, 1 errors, 0 warnings: go to its declaration");
+
+    await page.click("#wf-n1 polygon");
+    await page.focus("#wf-n2");
+    await page.keyboard.press("Enter");
+    await page.click("#export");
+    expect(await posted(page)).toEqual([{ type: "ready" }, { type: "reveal", key: "n1" }, { type: "reveal", key: "n2" }, { type: "export" }]);
+
+    await send(page, { type: "cursor", key: "n2" });
+    await page.waitForSelector("#wf-n2.wf-current");
+    expect(await page.locator(".wf-current").count()).toBe(1);
+    // A new drawing keeps the highlight on the same node.
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForSelector("#wf-n2.wf-current");
+    await send(page, { type: "cursor", key: null });
+    expect(await page.locator(".wf-current").count()).toBe(0);
+
+    await send(page, { type: "error", message: "The document is not open in the language server." });
+    expect(await page.textContent("#status")).toBe("The document is not open in the language server.");
+    await page.close();
+  });
+
+  it("draws in the theme's colours (the CSS variables VS Code sets)", async () => {
+    const page = await openPage();
+    const { svg, nodes } = await drawing();
+    await page.evaluate(() => {
+      document.documentElement.style.setProperty("--vscode-editor-foreground", "rgb(1, 2, 3)");
+      document.documentElement.style.setProperty("--vscode-editorError-foreground", "rgb(200, 0, 1)");
+    });
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForSelector("#wf-n1");
+    const colours = await page.evaluate(() => ({
+      text: getComputedStyle(document.querySelector("#wf-n0 text")!).fill,
+      faultStroke: getComputedStyle(document.querySelector("#wf-n1 polygon")!).stroke,
+    }));
+    expect(colours).toEqual({ text: "rgb(1, 2, 3)", faultStroke: "rgb(200, 0, 1)" });
+    await page.close();
+  });
+
+  it("runs no inline script or style (the CSP), and nothing a drawing carries", async () => {
+    const page = await openPage("inline.html");
+    const hostile = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 60" onload="window.__svgRan = 1"><script>window.__svgRan = 2</script><g id="wf-n0" class="node wf-node"><text x="20" y="30" font-size="20" onclick="window.__svgRan = 3">x</text></g></svg>';
+    await send(page, { type: "graph", svg: hostile, nodes: [{ key: "n0", id: "x", kind: "part", range: null, selectionRange: null, errors: 0, warnings: 0 }] });
+    await page.waitForSelector("#wf-n0");
+    await page.click("#wf-n0 text");
+    const state = await page.evaluate(() => {
+      const w = window as unknown as { __inlineRan?: boolean; __svgRan?: number; __violations: string[] };
+      return { inline: w.__inlineRan ?? false, svg: w.__svgRan ?? 0, violations: w.__violations, styled: getComputedStyle(document.getElementById("styled")!).color };
+    });
+    expect(state.inline).toBe(false);
+    expect(state.svg).toBe(0);
+    expect(state.violations).toEqual(expect.arrayContaining(["script-src-elem", "style-src-attr"]));
+    expect(state.styled).not.toBe("rgb(255, 0, 0)");
+    // The page's own script, loaded by URL with the nonce, did run.
+    expect(await posted(page)).toEqual([{ type: "ready" }, { type: "reveal", key: "n0" }]);
+    await page.close();
+  });
+});
