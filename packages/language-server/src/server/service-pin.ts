@@ -22,11 +22,12 @@ import type { WfkitDocument } from "../service/document.js";
 import { invalidParams } from "./params.js";
 import type { ServerSettings } from "./settings.js";
 
-/** How long one pin may spend retrying a service that does not answer (the user waits on it). */
+/** How long one pin may spend retrying a service that does not answer (the user waits on it); `WFKIT_RETRY_BUDGET_MS` overrides it, as for the CLI. */
 const PIN_RETRY_BUDGET_MS = 10_000;
 
 export interface ServiceTarget {
   baseUrl: string;
+  retryBudgetMs: number;
   /** Where the credential comes from, for messages (never the credential itself). */
   credentialSource: string;
   credential: () => { ok: true; value: string } | { ok: false; problem: string };
@@ -36,13 +37,15 @@ export interface ServiceTarget {
 export function serviceFor(settings: ServerSettings, configBaseUrl: string | undefined, workspaceRoot: string | undefined, env: NodeJS.ProcessEnv): ServiceTarget | undefined {
   const baseUrl = settings.serviceBaseUrl ?? configBaseUrl;
   if (!baseUrl) return undefined;
+  const budget = env.WFKIT_RETRY_BUDGET_MS;
+  const retryBudgetMs = budget !== undefined && /^\d{1,7}$/.test(budget) ? Number(budget) : PIN_RETRY_BUDGET_MS;
   if (settings.serviceTokenFile) {
     const file = path.resolve(workspaceRoot ?? process.cwd(), settings.serviceTokenFile);
-    return { baseUrl, credentialSource: "the file `wfkit.service.tokenFile` names", credential: () => tokenFromFile(file, settings.serviceTokenFile!) };
+    return { baseUrl, retryBudgetMs, credentialSource: "the file `wfkit.service.tokenFile` names", credential: () => tokenFromFile(file, settings.serviceTokenFile!) };
   }
   const token = env.WFKIT_TOKEN?.trim();
   if (!token) return undefined;
-  return { baseUrl, credentialSource: "WFKIT_TOKEN", credential: () => ({ ok: true, value: token }) };
+  return { baseUrl, retryBudgetMs, credentialSource: "WFKIT_TOKEN", credential: () => ({ ok: true, value: token }) };
 }
 
 function tokenFromFile(file: string, named: string): { ok: true; value: string } | { ok: false; problem: string } {
@@ -74,7 +77,7 @@ export async function resolveHint(target: ServiceTarget, hint: string): Promise<
   if (!isServiceUrl(target.baseUrl)) return { problem: `the Workflows API address must be an http or https address such as https://example.test (check \`wfkit.service.baseUrl\` or the config's \`baseUrl\`)` };
   const credential = target.credential();
   if (!credential.ok) return { problem: credential.problem };
-  const client = new WorkflowsClient({ baseUrl: target.baseUrl, credential: credential.value, retry: { budgetMs: PIN_RETRY_BUDGET_MS } });
+  const client = new WorkflowsClient({ baseUrl: target.baseUrl, credential: credential.value, retry: { budgetMs: target.retryBudgetMs } });
   try {
     const answer = await client.resolveSubjects([hint]);
     const unresolved = answer.unresolved.find((u) => u.hint === hint);
@@ -158,7 +161,7 @@ export async function runPinCommand(context: PinCommandContext, args: unknown): 
   const edit = { range: now.lines.rangeOf(outcome.range.start, outcome.range.end), newText: outcome.newText };
   const applied = await connection.workspace.applyEdit({ label: `Pin ${declared.printed}`, edit: { changes: { [uri]: [edit] } } });
   if (!applied.applied) return show(lsp.MessageType.Warning, `The editor did not apply the pin of \`${declared.printed}\`${applied.failureReason ? `: ${applied.failureReason}` : ""}.`);
-  return show(lsp.MessageType.Info, outcome.message);
+  return { ...show(lsp.MessageType.Info, outcome.message), pinned: true };
 }
 
 /** An ambiguous hint: one action per candidate on the message; the one chosen, if any. */
