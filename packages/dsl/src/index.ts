@@ -21,6 +21,7 @@ export type { SourceFault, SourceRelated } from "./diagnostics.js";
 export { jsonEqual } from "@wfkit/core";
 export { KEYWORD_TEXTS } from "./lexer.js";
 export { printName } from "./printer.js";
+export { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubject, type SubjectHint, type SourceEdit } from "./subject-pin.js";
 export type * from "./ast.js";
 export { ARROW, arrowSpan, keywordOf, keywordSpan, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetsHeldBy, valueSpanOf } from "./ast.js";
 export { syntheticSource, type SyntheticOptions } from "./synthetic.js";

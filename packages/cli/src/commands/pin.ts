@@ -1,14 +1,13 @@
 /**
  * `wfkit pin FILE.wf`: every `subject` declaration is resolved with one resolve-subjects call
- * and rewritten to its canonical id, in place; only the declaration's id (and a missing
- * label) change, so comments and layout stay. A subject written as a JSON object is replaced
- * by `company "<id>" "<label>"`. What stays unresolved is listed with its reason.
+ * and rewritten to its canonical id, in place (the hint and the rewrite are @wfkit/dsl's
+ * `subjectHintOf` and `subjectPinEdit`, shared with the language server's quick fix). What
+ * stays unresolved is listed with its reason.
  *
- * The hint of a subject: its canonical id as written, or for a JSON object its `hint`, `label`
- * or `canonicalId` member. resolve-subjects answers resolved subjects in the order of the hints
- * that resolved (the reference does not pair them; the local service keeps that order).
+ * resolve-subjects answers resolved subjects in the order of the hints that resolved (the
+ * reference does not pair them; the local service keeps that order).
  */
-import { parse, printName, type SubjectStatement } from "@wfkit/dsl";
+import { parse, subjectHintOf, subjectPinEdit, unresolvedReasonText, type SourceEdit, type SubjectHint } from "@wfkit/dsl";
 import { parseCommandArgs, booleanFlag } from "../args.js";
 import { writeFileAtomic } from "../atomic-write.js";
 import { CliError } from "../errors.js";
@@ -18,19 +17,6 @@ import { connect, printJson, reportingRefusals } from "../remote.js";
 import { readSourceInput, singleFileArgument } from "../source-input.js";
 import { pinSpec } from "./specs.js";
 
-interface Declared {
-  name: string;
-  hint: string;
-  statement: SubjectStatement;
-}
-
-const REASONS: Record<string, string> = {
-  ambiguous: "ambiguous: more than one company matches",
-  unlisted: "unlisted: held, but with no listed equity to run against",
-  lookup_failed: "lookup_failed: the resolver could not be reached; this says nothing about the company (try again)",
-  not_found: "not_found: no company matches",
-};
-
 export async function runPin(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(pinSpec, argv);
   const source = await readSourceInput(singleFileArgument(args.positionals, "pin"), io, undefined);
@@ -38,7 +24,7 @@ export async function runPin(argv: readonly string[], io: Io): Promise<number> {
   const { client, format } = connect(args, io, "pin");
   const parsed = parse(source.text);
   if (parsed.diagnostics.length) throw new CliError(`${printable(source.displayPath)} has syntax errors; fix them first (\`wfkit check ${printable(source.displayPath)}\`)`);
-  const declared = parsed.ast.statements.flatMap((statement) => (statement.type === "subject" ? subjectOf(statement, source.text) : []));
+  const declared: SubjectHint[] = parsed.ast.statements.flatMap((statement) => (statement.type === "subject" ? (subjectHintOf(statement, source.text) ?? []) : []));
   if (!declared.length) {
     io.stderr.write(`wfkit: ${printable(source.displayPath)} declares no subjects; nothing to pin\n`);
     return 0;
@@ -50,16 +36,13 @@ export async function runPin(argv: readonly string[], io: Io): Promise<number> {
     const resolvedHints = hints.filter((hint) => !failed.has(hint));
     const byHint = new Map(resolvedHints.map((hint, i) => [hint, answer.subjects[i]!]));
     // Edits from the end, so earlier offsets stay right.
-    const edits: { start: number; end: number; text: string }[] = [];
+    const edits: SourceEdit[] = [];
     const pinned: { subject: string; hint: string; canonicalId: string }[] = [];
     for (const d of declared) {
       const subject = byHint.get(d.hint);
-      const body = d.statement.body!;
-      if (!subject) continue;
-      if (body.type === "typed") {
-        if (body.canonicalId!.text === subject.canonicalId) continue;
-        edits.push({ start: body.canonicalId!.start, end: body.canonicalId!.end, text: JSON.stringify(subject.canonicalId) + (body.label ? "" : ` ${JSON.stringify(subject.label)}`) });
-      } else edits.push({ start: body.start, end: body.end, text: `company ${JSON.stringify(subject.canonicalId)} ${JSON.stringify(subject.label)}` });
+      const edit = subject && subjectPinEdit(d.statement, subject);
+      if (!subject || !edit) continue;
+      edits.push(edit);
       pinned.push({ subject: d.name, hint: d.hint, canonicalId: subject.canonicalId });
     }
     let text = source.text;
@@ -71,7 +54,7 @@ export async function runPin(argv: readonly string[], io: Io): Promise<number> {
     else {
       const lines = pinned.map((p) => `pinned ${printable(p.subject)}: ${printable(JSON.stringify(p.hint))} → ${printable(p.canonicalId)}`);
       for (const u of unresolved) {
-        lines.push(`unresolved ${printable(u.subject)}: ${printable(JSON.stringify(u.hint))}: ${REASONS[u.reason] ?? printable(u.reason)}`);
+        lines.push(`unresolved ${printable(u.subject)}: ${printable(JSON.stringify(u.hint))}: ${printable(unresolvedReasonText(u.reason))}`);
         for (const c of u.candidates ?? []) lines.push(`  candidate ${printable(c.canonicalId)}  ${printable(c.label)} (${printable(c.ticker)})`);
       }
       lines.push(edits.length ? `${dryRun ? "would rewrite" : "rewrote"} ${printable(source.displayPath)}: ${edits.length} subject(s) pinned` : `${printable(source.displayPath)}: every resolved subject was already pinned`);
@@ -79,21 +62,4 @@ export async function runPin(argv: readonly string[], io: Io): Promise<number> {
     }
     return unresolved.length ? 1 : 0;
   });
-}
-
-function subjectOf(statement: SubjectStatement, text: string): Declared[] {
-  const body = statement.body;
-  if (!statement.name || !body) return [];
-  const name = printName(statement.name.text);
-  if (body.type === "typed") return body.canonicalId ? [{ name, hint: body.canonicalId.text, statement }] : [];
-  let value: unknown;
-  try {
-    value = JSON.parse(text.slice(body.value.start, body.value.end));
-  } catch {
-    return [];
-  }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return [];
-  const object = value as Record<string, unknown>;
-  const hint = [object.hint, object.label, object.canonicalId].find((member) => typeof member === "string" && member.trim() !== "");
-  return typeof hint === "string" ? [{ name, hint, statement }] : [];
 }

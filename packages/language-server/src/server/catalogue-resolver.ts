@@ -86,6 +86,18 @@ export class CatalogueResolver {
     return this.withCatalogue(project.cataloguePath, override ? "the `wfkit.catalogue` setting" : (project.config?.path ?? "the config"), project.policy);
   }
 
+  /** The `baseUrl` of the config that applies to a document (a config that cannot be used has none). */
+  configBaseUrl(documentUri: string): string | undefined {
+    const file = filePathOf(documentUri);
+    if (!file) return undefined;
+    try {
+      return fileProjectOf(this.project, file, undefined).config?.baseUrl;
+    } catch (error) {
+      if (error instanceof ProjectError) return undefined;
+      throw error;
+    }
+  }
+
   private withCatalogue(filePath: string, origin: string, policy: FilePolicy): ResolvedCatalogue {
     let loaded = this.loaded.get(filePath);
     if (!loaded) this.loaded.set(filePath, (loaded = loadCatalogueFile(filePath)));

@@ -105,8 +105,9 @@ export function codeAction(uri: string, a: svc.CodeAction, clientDiagnostics: ls
   const result: lsp.CodeAction = {
     title: a.title,
     kind: a.kind === "quickfix" ? lsp.CodeActionKind.QuickFix : lsp.CodeActionKind.Refactor,
-    edit: { changes: { [uri]: a.edits } },
   };
+  if (a.edits.length) result.edit = { changes: { [uri]: a.edits } };
+  if (a.command) result.command = a.command;
   if (matching.length) result.diagnostics = matching;
   if (a.isPreferred) result.isPreferred = true;
   return result;

@@ -22,6 +22,8 @@ import { DiagnosticsStore } from "./diagnostics-store.js";
 import { SHOW_ESTIMATE_COMMAND } from "../service/features/hints.js";
 import { getGraphPicture } from "../service/features/graph-picture.js";
 import { renderSvg } from "@wfkit/graph";
+import { PIN_SUBJECT_REMOTE_COMMAND } from "../service/features/actions.js";
+import { runPinCommand, serviceFor } from "./service-pin.js";
 
 /** What wfkit's commands answer about a document the server does not have. */
 const NOT_OPEN = { error: "The document is not open in the language server." };
@@ -131,6 +133,11 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     const changed = diagnosticsStore.record(result.uri, result.version, diagnostics);
     if (changed && !clientPullsDiagnostics) void connection.sendDiagnostics({ uri: result.uri, version: result.version, diagnostics });
     if (supportsCodeLensRefresh) void connection.sendRequest(lsp.CodeLensRefreshRequest.type).catch(() => undefined);
+  }
+
+  /** The Workflows API configured for a document (settings, else its config; see service-pin.ts). */
+  function serviceOf(uri: string) {
+    return serviceFor(settings, catalogues.configBaseUrl(uri), workspaceRoot, process.env);
   }
 
   /** Logs what a handler threw; a thrown ResponseError is the reply itself, anything else a bug. */
@@ -250,7 +257,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
         codeActionProvider: { codeActionKinds: [lsp.CodeActionKind.QuickFix] },
         inlayHintProvider: true,
         codeLensProvider: { resolveProvider: false },
-        executeCommandProvider: { commands: [SHOW_ESTIMATE_COMMAND] },
+        executeCommandProvider: { commands: [SHOW_ESTIMATE_COMMAND, PIN_SUBJECT_REMOTE_COMMAND] },
         diagnosticProvider: { identifier: "wfkit", interFileDependencies: false, workspaceDiagnostics: false },
         semanticTokensProvider: {
           legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] },
@@ -348,7 +355,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   connection.onExecuteCommand((params, token) =>
     answer("workspace/executeCommand", async () => {
       const command = paramsOf.stringField(params, "command");
-      if (command !== SHOW_ESTIMATE_COMMAND) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${SHOW_ESTIMATE_COMMAND}`);
+      if (command === PIN_SUBJECT_REMOTE_COMMAND) return runPinCommand({ connection, documentOf: (uri) => documents.get(uri), serviceOf }, params.arguments);
+      if (command !== SHOW_ESTIMATE_COMMAND) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${SHOW_ESTIMATE_COMMAND} and ${PIN_SUBJECT_REMOTE_COMMAND}`);
       const uri = Array.isArray(params.arguments) ? params.arguments[0] : undefined;
       if (typeof uri !== "string") throw paramsOf.invalidParams(`${SHOW_ESTIMATE_COMMAND} takes the document's uri as its argument`);
       const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run");
@@ -426,7 +434,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   connection.onCodeAction((params, token) =>
     withDocument("textDocument/codeAction", params, token, null, paramsOf.rangeField, (document, range) =>
       service
-        .getCodeActions(document, range, (Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : []).map(convert.diagnosticFromClient))
+        .getCodeActions(document, range, (Array.isArray(params.context?.diagnostics) ? params.context.diagnostics : []).map(convert.diagnosticFromClient), { servicePinning: serviceOf(document.uri) !== undefined })
         .map((action) => convert.codeAction(document.uri, action, params.context.diagnostics)),
     ),
   );

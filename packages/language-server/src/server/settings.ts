@@ -13,6 +13,10 @@ export interface ServerSettings {
   docsBaseUrl: string;
   /** `wfkit.inlayHints.cost`: show the cost of each part inline. */
   inlayHints: boolean;
+  /** `wfkit.service.baseUrl`: the Workflows API, over the `baseUrl` of the document's wfkit.config.json. */
+  serviceBaseUrl: string | undefined;
+  /** `wfkit.service.tokenFile`: a file holding the credential, over the server's `WFKIT_TOKEN`; relative to the workspace folder. */
+  serviceTokenFile: string | undefined;
 }
 
 
@@ -21,6 +25,8 @@ export const DEFAULT_SETTINGS: ServerSettings = {
   debounceMs: 150,
   docsBaseUrl: DEFAULT_DOCS_BASE_URL,
   inlayHints: true,
+  serviceBaseUrl: undefined,
+  serviceTokenFile: undefined,
 };
 
 /** Reads the `wfkit` section defensively: any JSON may arrive from a client. */
@@ -33,10 +39,14 @@ export function readSettings(section: unknown): ServerSettings {
   const debounce = nested("diagnostics").debounceMs ?? raw["diagnostics.debounceMs"];
   const docs = nested("rules").docsBaseUrl ?? raw["rules.docsBaseUrl"];
   const hints = nested("inlayHints").cost ?? raw["inlayHints.cost"];
+  const baseUrl = nested("service").baseUrl ?? raw["service.baseUrl"];
+  const tokenFile = nested("service").tokenFile ?? raw["service.tokenFile"];
   return {
     catalogue: typeof raw.catalogue === "string" && raw.catalogue.trim() !== "" ? raw.catalogue : undefined,
     debounceMs: typeof debounce === "number" && debounce >= 0 ? Math.min(debounce, 5_000) : DEFAULT_SETTINGS.debounceMs,
     docsBaseUrl: typeof docs === "string" && docs !== "" ? (docs.endsWith("/") ? docs : docs + "/") : DEFAULT_DOCS_BASE_URL,
     inlayHints: typeof hints === "boolean" ? hints : DEFAULT_SETTINGS.inlayHints,
+    serviceBaseUrl: typeof baseUrl === "string" && baseUrl.trim() !== "" ? baseUrl.trim() : undefined,
+    serviceTokenFile: typeof tokenFile === "string" && tokenFile.trim() !== "" ? tokenFile.trim() : undefined,
   };
 }

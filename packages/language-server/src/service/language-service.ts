@@ -10,6 +10,7 @@ import { DocumentHistory, WfkitDocument } from "./document.js";
 import { applyChanges } from "./text.js";
 import type {
   CodeAction,
+  CodeActionOptions,
   CodeLens,
   CompletionItem,
   Diagnostic,
@@ -74,7 +75,7 @@ export interface LanguageService {
   getFoldingRanges(document: WfkitDocument): FoldingRange[];
   getSelectionRanges(document: WfkitDocument, positions: Position[]): SelectionRange[];
   format(document: WfkitDocument, options?: FormattingOptions): TextEdit[];
-  getCodeActions(document: WfkitDocument, range: Range, diagnostics: Diagnostic[]): CodeAction[];
+  getCodeActions(document: WfkitDocument, range: Range, diagnostics: Diagnostic[], options?: CodeActionOptions): CodeAction[];
   getInlayHints(document: WfkitDocument, range: Range): InlayHint[];
   /** The estimate and verdict lens; from `summary` when the caller has a check already (else checks). */
   getCodeLenses(document: WfkitDocument, summary?: LensSummary): CodeLens[];

@@ -108,7 +108,15 @@ export interface CodeAction {
   /** The diagnostics this action fixes. */
   diagnostics: Diagnostic[];
   edits: TextEdit[];
+  /** A command the server runs when the action is chosen (after `edits`, if any). */
+  command?: { title: string; command: string; arguments: unknown[] };
   isPreferred?: boolean;
+}
+
+/** What a code action request may offer beyond the text: set by the transport, which knows its configuration. */
+export interface CodeActionOptions {
+  /** A Workflows API is configured for the document: offer to pin subjects through it. */
+  servicePinning?: boolean;
 }
 
 export interface InlayHint {

@@ -70,7 +70,7 @@ describe("pull diagnostics (textDocument/diagnostic)", () => {
 describe("workspace/executeCommand", () => {
   it("registers the code lens's command and runs it: the estimate, shown to the user", async () => {
     client = await LspTestClient.start({ capabilities: { workspace: { codeLens: { refreshSupport: false } } } });
-    expect(client.initializeResult.capabilities.executeCommandProvider).toEqual({ commands: ["wfkit.showEstimate"] });
+    expect(client.initializeResult.capabilities.executeCommandProvider).toEqual({ commands: ["wfkit.showEstimate", "wfkit.pinSubjectRemote"] });
     const uri = "file:///work/lens.wf";
     await client.open(uri, VALID_WF);
     await client.diagnostics(uri, 1);

@@ -23,6 +23,9 @@ import {
   type InitializeResult,
   type TextDocumentContentChangeEvent,
   type ClientCapabilities,
+  type ApplyWorkspaceEditParams,
+  type MessageActionItem,
+  type ShowMessageRequestParams,
 } from "vscode-languageserver-protocol/node";
 
 export const SERVER_PATH = fileURLToPath(new URL("../../dist/server.mjs", import.meta.url));
@@ -44,6 +47,8 @@ export interface StartOptions {
   command?: { path: string; args: string[] };
   /** Extra environment variables for the server process. */
   env?: Record<string, string>;
+  /** Answers `window/showMessageRequest` (default: no action chosen). */
+  chooseAction?: (params: ShowMessageRequestParams) => MessageActionItem | null;
 }
 
 export class LspTestClient {
@@ -55,6 +60,10 @@ export class LspTestClient {
   /** What the server logged (`window/logMessage`) and showed (`window/showMessage`), in order. */
   readonly logs: { type: number; message: string }[] = [];
   readonly shown: { type: number; message: string }[] = [];
+  /** The `window/showMessageRequest`s the server sent, in order. */
+  readonly asked: ShowMessageRequestParams[] = [];
+  /** The `workspace/applyEdit`s the server sent, in order (each is answered `applied: true`). */
+  readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
 
   private constructor(
     readonly process: ChildProcessWithoutNullStreams,
@@ -83,6 +92,14 @@ export class LspTestClient {
     const client = new LspTestClient(child, connection);
     if (options.configuration) connection.onRequest("workspace/configuration", (params: { items: unknown[] }) => params.items.map(() => options.configuration!()));
     connection.onRequest("client/registerCapability", () => null);
+    connection.onRequest("workspace/applyEdit", (params: ApplyWorkspaceEditParams) => {
+      client.appliedEdits.push(params);
+      return { applied: true };
+    });
+    connection.onRequest("window/showMessageRequest", (params: ShowMessageRequestParams) => {
+      client.asked.push(params);
+      return options.chooseAction?.(params) ?? null;
+    });
     connection.listen();
     client.initializeResult = await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,

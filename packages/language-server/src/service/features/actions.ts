@@ -4,29 +4,36 @@
  *   or the closest declared name);
  * - add the missing trigger or destination, wired to the graph's entry or exit nodes;
  * - remove a duplicate edge written on a line of its own;
- * - pin a subject from the catalogue's table (declare it, or replace an unpinned body).
+ * - pin a subject from the catalogue's table (declare it, or replace an unpinned body);
+ * - pin a subject through the Workflows API's resolve-subjects, when the transport says a
+ *   service is configured: a command action (`wfkit.pinSubjectRemote`, arguments: the
+ *   document's uri and the subject's name as written), which the server runs, so computing
+ *   actions never waits on the network.
  */
 import { Suggester, indexCatalogue, isPlainObject, type CatalogueSubject } from "@wfkit/core";
-import { ARROW, type Span, type SubjectStatement } from "@wfkit/dsl";
+import { ARROW, subjectHintOf, type Span, type SubjectStatement } from "@wfkit/dsl";
 import type { WfkitDocument } from "../document.js";
 import { compiledOf, graphOf } from "../graph.js";
-import { comparePositions, type CodeAction, type Diagnostic, type Range, type TextEdit } from "../types.js";
+import { comparePositions, type CodeAction, type CodeActionOptions, type Diagnostic, type Range, type TextEdit } from "../types.js";
 import { writeName } from "../wf/symbols.js";
 import { statementAt } from "./hover.js";
 
-export function getCodeActions(document: WfkitDocument, range: Range, diagnostics: Diagnostic[]): CodeAction[] {
+/** The command of the service-backed pin; the server registers and runs it. */
+export const PIN_SUBJECT_REMOTE_COMMAND = "wfkit.pinSubjectRemote";
+
+export function getCodeActions(document: WfkitDocument, range: Range, diagnostics: Diagnostic[], options: CodeActionOptions = {}): CodeAction[] {
   if (document.language !== "wf") return [];
   const actions: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
     if (comparePositions(diagnostic.range.end, range.start) < 0 || comparePositions(range.end, diagnostic.range.start) < 0) continue;
-    for (const action of fixesFor(document, diagnostic)) actions.push({ ...action, diagnostics: [diagnostic] });
+    for (const action of fixesFor(document, diagnostic, options)) actions.push({ ...action, diagnostics: [diagnostic] });
   }
   return actions;
 }
 
 type Fix = Omit<CodeAction, "diagnostics">;
 
-function fixesFor(document: WfkitDocument, diagnostic: Diagnostic): Fix[] {
+function fixesFor(document: WfkitDocument, diagnostic: Diagnostic, options: CodeActionOptions): Fix[] {
   const suggestion = diagnostic.data?.suggestion;
   switch (diagnostic.code) {
     case "part-unknown":
@@ -44,7 +51,7 @@ function fixesFor(document: WfkitDocument, diagnostic: Diagnostic): Fix[] {
     case "edge-duplicate":
       return removeDuplicateEdge(document, diagnostic);
     case "subject-not-canonical":
-      return pinSubject(document, diagnostic);
+      return [...pinSubject(document, diagnostic), ...(options.servicePinning ? pinSubjectThroughService(document, diagnostic) : [])];
     default:
       return [];
   }
@@ -149,17 +156,31 @@ function subjectFromSuggestion(suggestion: string | undefined): CatalogueSubject
   return { canonicalId: value.canonicalId, kind: "company", label: value.label };
 }
 
-/** `subject-not-canonical`: rewrite the subject's declaration as the catalogue pins it. */
-function pinSubject(document: WfkitDocument, diagnostic: Diagnostic): Fix[] {
-  const subject = subjectFromSuggestion(diagnostic.data?.suggestion);
-  if (!subject) return [];
+/** The declaration a `subject-not-canonical` fault is about (placed on a use or on the declaration). */
+function faultedSubject(document: WfkitDocument, diagnostic: Diagnostic): SubjectStatement | undefined {
   const { symbols } = document;
   const offset = document.lines.offsetAt(diagnostic.range.start);
   const occurrence = symbols?.occurrenceAt(offset);
   const declaration = occurrence?.namespace === "subject" ? symbols!.declarationsOf("subject", occurrence.name)[0] : undefined;
   const statement = (declaration?.statement ?? (document.ast && statementAt(document.ast.statements, offset))) as SubjectStatement | undefined;
-  if (statement?.type !== "subject" || !statement.body) return [];
+  return statement?.type === "subject" && statement.body && statement.name ? statement : undefined;
+}
+
+/** `subject-not-canonical`: rewrite the subject's declaration as the catalogue pins it. */
+function pinSubject(document: WfkitDocument, diagnostic: Diagnostic): Fix[] {
+  const subject = subjectFromSuggestion(diagnostic.data?.suggestion);
+  const statement = subject && faultedSubject(document, diagnostic);
+  if (!subject || !statement?.body) return [];
   return [replace(`Pin as \`${subject.canonicalId}\` (${subject.label})`, document.lines.rangeOf(statement.body.start, statement.body.end), pinnedBody(subject))];
+}
+
+/** `subject-not-canonical` with a service configured: ask resolve-subjects for the hint, through the server. */
+function pinSubjectThroughService(document: WfkitDocument, diagnostic: Diagnostic): Fix[] {
+  const statement = faultedSubject(document, diagnostic);
+  const hint = statement && subjectHintOf(statement, document.text);
+  if (!hint) return [];
+  const title = `Pin \`${hint.name}\` through the Workflows API (resolve ${JSON.stringify(hint.hint)})`;
+  return [{ title, kind: "quickfix", edits: [], command: { title, command: PIN_SUBJECT_REMOTE_COMMAND, arguments: [document.uri, statement.name!.text] } }];
 }
 
 /** `undeclared-subject` for a name the catalogue's table knows: declare it, pinned. */
