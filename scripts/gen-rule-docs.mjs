@@ -3,7 +3,7 @@
 // the table of the other codes), so the docs cannot drift from what the tools report.
 // `--check` exits 1 when a checked-in doc is stale.
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { diagnosticCodes, rules } from "@wfkit/core";
+import { bodyRules, diagnosticCodes, rules } from "@wfkit/core";
 
 const root = new URL("..", import.meta.url);
 const fixture = (id, kind) => JSON.parse(readFileSync(new URL(`packages/core/test/fixtures/${id}/${kind}.json`, root), "utf8"));
@@ -105,7 +105,8 @@ if (failures.length) {
   process.exit(1);
 }
 
-for (const { meta } of rules) {
+const bodyOf = new Map(bodyRules.map((rule) => [rule.meta.id, rule.body]));
+for (const { meta } of [...rules, ...bodyRules]) {
   const valid = fixture(meta.id, "valid");
   const invalid = fixture(meta.id, "invalid");
   pages.set(`docs/rules/${meta.id}.md`, [
@@ -124,11 +125,12 @@ for (const { meta } of rules) {
     meta.fix,
     "",
     ...(meta.assumptions?.length ? ["## Assumptions", "", ...meta.assumptions.map((a) => `- ${a}`), ""] : []),
+    ...(bodyOf.has(meta.id) ? ["A Consumer Signals body rule: [signals.md](../signals.md) says what is checked and how files are recognised.", ""] : []),
     "## Examples",
     "",
     `Valid (${valid.description}) and invalid (${invalid.description}) fixtures live in \`packages/core/test/fixtures/${meta.id}/\`. The invalid one reports:`,
     "",
-    ...invalid.expect.map((f) => `- \`${f.code}\` (${f.severity}) on node ${f.nodeId === null ? "(none: the whole graph)" : `\`${f.nodeId}\``}`),
+    ...invalid.expect.map((f) => `- \`${f.code}\` (${f.severity}) ${bodyOf.has(meta.id) ? `in the ${bodyOf.get(meta.id)} body` : `on node ${f.nodeId === null ? "(none: the whole graph)" : `\`${f.nodeId}\``}`}`),
     "",
   ].join("\n"));
 }

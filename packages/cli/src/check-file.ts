@@ -27,7 +27,7 @@ export function checkText(displayPath: string, text: string, language: "wf" | "j
 }
 
 export function checkSource(displayPath: string, text: string, language: "wf" | "json", options: CheckOptions): CheckedSource {
-  const analysis = analyzeSource(text, language, { catalogue: options.catalogue });
+  const analysis = analyzeSource(text, language, { catalogue: options.catalogue, fileName: displayPath });
   const { faults: placed, ok } = applyProjectPolicy({ text, faults: analysis.faults, ast: analysis.ast, definition: analysis.definition }, { severity: options.severity });
   // The DSL's faults also carry UTF-16 spans; the report keeps ranges only.
   const faults: Diagnostic[] = placed.map(({ span: _span, related, ...fault }) => {
