@@ -20,6 +20,8 @@ export interface CheckedSource {
   definition: unknown;
   /** The `.wf` source's `workflow "name"`, if it has one. */
   workflowName?: string;
+  /** Set when the source is a Consumer Signals alert or view body rather than a workflow definition. */
+  bodyKind?: "alert" | "view";
 }
 
 export function checkText(displayPath: string, text: string, language: "wf" | "json", options: CheckOptions): FileReport {
@@ -40,5 +42,6 @@ export function checkSource(displayPath: string, text: string, language: "wf" | 
   if (faults.length) report.source = text;
   const checked: CheckedSource = { report, definition: analysis.definition };
   if (analysis.workflowName !== undefined) checked.workflowName = analysis.workflowName;
+  if (analysis.bodyKind !== undefined && analysis.bodyKind !== "definition") checked.bodyKind = analysis.bodyKind;
   return checked;
 }

@@ -79,4 +79,14 @@ describe("wfkit check on alert and view bodies", () => {
     expect(result.stdout).toContain("view-field-type");
     expect(result.stdout).toContain(`energy.view.json:${placeOf("signals/energy.view.json", "7]").line}`);
   });
+
+  it("commands that read definitions refuse a body with one line and exit 2", () => {
+    for (const args of [["compile", "signals/cpix-above-60.alert.json"], ["graph", "signals/energy.view.json"]]) {
+      const result = runCli(args);
+      expect(result.status, args.join(" ")).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(result.stderr).toContain("not a workflow definition");
+    }
+  });
 });
