@@ -65,7 +65,7 @@ describe("collectFiles", () => {
     const root = tree();
     const failure = (pattern: string) => collectFiles([pattern], { cwd: root, kind: "definitions" });
     await expect(failure("missing.wf")).rejects.toThrow(new CliError("missing.wf: no such file or directory"));
-    await expect(failure("empty")).rejects.toThrow("empty: no workflow definitions found (looked for *.wf, *.workflow.json and .json definitions)");
+    await expect(failure("empty")).rejects.toThrow("empty: no workflow definitions found (looked for *.wf, *.workflow.json, *.alert.json, *.view.json and .json definitions)");
     await expect(failure("flows/*.nothing")).rejects.toThrow("flows/*.nothing: no workflow definitions match this pattern");
   });
 });
