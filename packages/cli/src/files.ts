@@ -161,6 +161,7 @@ async function counts(absolutePath: string, kind: WalkKind): Promise<boolean> {
 export function looksLikeDefinition(text: string): boolean {
   const keys = new Set<string>();
   let schema: string | undefined;
+  let schemaIsNext = false;
   try {
     visit(
       text,
@@ -168,11 +169,20 @@ export function looksLikeDefinition(text: string): boolean {
         // (Returning false from onArrayBegin to skip nested values would be faster, but in
         // jsonc-parser 3.3 it also loses the keys after the skipped array.)
         onObjectProperty: (property, _offset, _length, _line, _character, pathSupplier) => {
-          if (pathSupplier().length === 0) keys.add(property);
+          if (pathSupplier().length !== 0) return;
+          keys.add(property);
+          schemaIsNext = property === "$schema";
         },
-        onLiteralValue: (value, _offset, _length, _line, _character, pathSupplier) => {
-          const path = pathSupplier();
-          if (path.length === 1 && path[0] === "$schema" && typeof value === "string") schema = value;
+        // Only the value right after a top-level `$schema` key is read: no path per literal.
+        onLiteralValue: (value) => {
+          if (schemaIsNext && typeof value === "string") schema = value;
+          schemaIsNext = false;
+        },
+        onObjectBegin: () => {
+          schemaIsNext = false;
+        },
+        onArrayBegin: () => {
+          schemaIsNext = false;
         },
       },
       { allowTrailingComma: true, disallowComments: false },

@@ -81,6 +81,15 @@ describe("looksLikeDefinition", () => {
     expect(looksLikeDefinition("[1, 2]")).toBe(false);
     expect(looksLikeDefinition("")).toBe(false);
   });
+
+  it("takes a top-level `$schema` naming the alert or view schema, and no other", () => {
+    expect(looksLikeDefinition('{"$schema": "https://wfkit.dev/schema/alert.schema.json", "name": "a"}')).toBe(true);
+    expect(looksLikeDefinition('{"name": "v", "$schema": "../schema/view.schema.json"}')).toBe(true);
+    expect(looksLikeDefinition('{"$schema": "https://json.schemastore.org/package.json"}')).toBe(false);
+    expect(looksLikeDefinition('{"inner": {"$schema": "alert.schema.json"}}')).toBe(false);
+    expect(looksLikeDefinition('{"$schema": ["alert.schema.json"]}')).toBe(false);
+    expect(looksLikeDefinition('{"$schema": {"x": "alert.schema.json"}}')).toBe(false);
+  });
 });
 
 describe("languageOf", () => {
