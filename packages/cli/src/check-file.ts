@@ -22,6 +22,8 @@ export interface CheckedSource {
   workflowName?: string;
   /** The best-effort estimate, given even when the file has errors (the report's is only for clean files). */
   estimate?: Estimate;
+  /** Set when the source is a Consumer Signals alert or view body rather than a workflow definition. */
+  bodyKind?: "alert" | "view";
 }
 
 export function checkText(displayPath: string, text: string, language: "wf" | "json", options: CheckOptions): FileReport {
@@ -29,7 +31,7 @@ export function checkText(displayPath: string, text: string, language: "wf" | "j
 }
 
 export function checkSource(displayPath: string, text: string, language: "wf" | "json", options: CheckOptions): CheckedSource {
-  const analysis = analyzeSource(text, language, { catalogue: options.catalogue });
+  const analysis = analyzeSource(text, language, { catalogue: options.catalogue, fileName: displayPath });
   const { faults: placed, ok } = applyProjectPolicy({ text, faults: analysis.faults, ast: analysis.ast, definition: analysis.definition }, { severity: options.severity });
   // The DSL's faults also carry UTF-16 spans; the report keeps ranges only.
   const faults: Diagnostic[] = placed.map(({ span: _span, related, ...fault }) => {
@@ -43,5 +45,6 @@ export function checkSource(displayPath: string, text: string, language: "wf" | 
   const checked: CheckedSource = { report, definition: analysis.definition };
   if (analysis.workflowName !== undefined) checked.workflowName = analysis.workflowName;
   if (analysis.estimate) checked.estimate = analysis.estimate;
+  if (analysis.bodyKind !== undefined && analysis.bodyKind !== "definition") checked.bodyKind = analysis.bodyKind;
   return checked;
 }

@@ -4,8 +4,10 @@
  * - A path to a file always counts, whatever its name: the user asked for it.
  * - A directory is walked (skipping `node_modules` and `.git`, and not following symbolic
  *   links to directories, so a link cycle cannot trap the walk). In it, a file counts when
- *   it is `*.wf`, `*.workflow.json`, or a `.json` file that looks like a definition: its
- *   top-level object has a `schemaVersion` or `scope` key, or both `nodes` and `edges`.
+ *   it is `*.wf`, `*.workflow.json`, a Consumer Signals body (`*.alert.json`, `*.view.json`),
+ *   or a `.json` file that looks like a definition: its top-level object has a
+ *   `schemaVersion` or `scope` key, or both `nodes` and `edges`, or a `$schema` naming the
+ *   published alert or view schema.
  *   Only the top-level keys are read, leniently, so a definition with a syntax error still
  *   counts (and is reported) while package.json, tsconfig.json or a catalogue never do.
  * - A pattern that is not an existing path but contains glob characters is matched (with
@@ -22,6 +24,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { visit } from "jsonc-parser";
 import picomatch from "picomatch/posix.js";
+import { bodyKindOf } from "@wfkit/core";
 import { CliError, describeFsError } from "./errors.js";
 
 export interface InputFile {
@@ -99,7 +102,7 @@ export async function collectFiles(patterns: readonly string[], options: Collect
 }
 
 function describeKind(kind: WalkKind): string {
-  return kind === "wf-sources" ? "*.wf" : "*.wf, *.workflow.json and .json definitions";
+  return kind === "wf-sources" ? "*.wf" : "*.wf, *.workflow.json, *.alert.json, *.view.json and .json definitions";
 }
 
 async function matchGlob(pattern: string, options: CollectOptions): Promise<string[]> {
@@ -145,15 +148,20 @@ async function counts(absolutePath: string, kind: WalkKind): Promise<boolean> {
   const name = path.basename(absolutePath);
   if (name.endsWith(".wf")) return true;
   if (kind === "wf-sources") return false;
-  if (name.endsWith(".workflow.json")) return true;
+  if (name.endsWith(".workflow.json") || bodyKindOf(name, undefined) !== "definition") return true;
   if (!name.endsWith(".json")) return false;
   const text = await readFile(absolutePath, "utf8").catch(() => "");
   return looksLikeDefinition(text);
 }
 
-/** True when the top-level object of a JSON text has the keys of a definition or save body. */
+/**
+ * True when the top-level object of a JSON text has the keys of a definition or save body, or
+ * a `$schema` naming the published alert or view schema.
+ */
 export function looksLikeDefinition(text: string): boolean {
   const keys = new Set<string>();
+  let schema: string | undefined;
+  let schemaIsNext = false;
   try {
     visit(
       text,
@@ -161,7 +169,20 @@ export function looksLikeDefinition(text: string): boolean {
         // (Returning false from onArrayBegin to skip nested values would be faster, but in
         // jsonc-parser 3.3 it also loses the keys after the skipped array.)
         onObjectProperty: (property, _offset, _length, _line, _character, pathSupplier) => {
-          if (pathSupplier().length === 0) keys.add(property);
+          if (pathSupplier().length !== 0) return;
+          keys.add(property);
+          schemaIsNext = property === "$schema";
+        },
+        // Only the value right after a top-level `$schema` key is read: no path per literal.
+        onLiteralValue: (value) => {
+          if (schemaIsNext && typeof value === "string") schema = value;
+          schemaIsNext = false;
+        },
+        onObjectBegin: () => {
+          schemaIsNext = false;
+        },
+        onArrayBegin: () => {
+          schemaIsNext = false;
         },
       },
       { allowTrailingComma: true, disallowComments: false },
@@ -171,6 +192,7 @@ export function looksLikeDefinition(text: string): boolean {
     // overflows the stack. Judge it by the keys read before that; `check` then reports it.
     if (!(error instanceof RangeError)) throw error;
   }
+  if (schema !== undefined && bodyKindOf(undefined, { $schema: schema }) !== "definition") return true;
   return keys.has("schemaVersion") || keys.has("scope") || (keys.has("nodes") && keys.has("edges"));
 }
 

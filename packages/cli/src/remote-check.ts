@@ -30,8 +30,9 @@ export async function reportRemoteDifferences(client: WorkflowsClient, jobs: rea
     const text = job.text ?? (await readFile(job.absolutePath, "utf8"));
     const language = languageOf(job.languageName, text);
     // Only the definition is needed here; the verdict compared is the one already reported.
-    const { definition } = checkSource(job.displayPath, text, language, { catalogue: defaultCatalogue, severity: new Map() });
+    const { definition, bodyKind } = checkSource(job.displayPath, text, language, { catalogue: defaultCatalogue, severity: new Map() });
     if (definition === undefined) continue; // it does not parse: nothing to send
+    if (bodyKind) continue; // an alert or view body: the workflows service has no verdict on it
     let remote: Verdict;
     try {
       const answer = await client.validateDefinition(definition);

@@ -9,6 +9,7 @@ import { catalogueAt } from "./catalogue-file.js";
 import { checkSource, type CheckedSource } from "./check-file.js";
 import { painter, shouldColour } from "./colors.js";
 import { ConfigResolver } from "./config.js";
+import { CliError } from "./errors.js";
 import { renderFileFaults } from "./formats/pretty.js";
 import type { Io } from "./io.js";
 import type { FileReport } from "./report.js";
@@ -28,7 +29,10 @@ export function checkSingleSource(source: SourceInput, io: Io, flags: SourceChec
   const override = flags.catalogue !== undefined ? path.resolve(io.cwd, flags.catalogue) : undefined;
   const { cataloguePath, policy } = new ConfigResolver(io.cwd, flags.config).fileProject(source.absolutePath, override);
   const catalogue = catalogueAt(cataloguePath, io.cwd);
-  return { ...checkSource(source.displayPath, source.text, source.language, { catalogue, severity: policy.severity }), catalogue };
+  const checked = checkSource(source.displayPath, source.text, source.language, { catalogue, severity: policy.severity });
+  if (checked.bodyKind)
+    throw new CliError(`${source.displayPath} is a Consumer Signals ${checked.bodyKind} body, not a workflow definition; \`wfkit check\` judges it, this command reads definitions only`);
+  return { ...checked, catalogue };
 }
 
 /** Writes a file's faults to stderr, as `check` would show them. */

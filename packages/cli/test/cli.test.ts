@@ -64,7 +64,7 @@ describe("exit codes", () => {
     const root = tempTree({ "docs/readme.md": "# hi" });
     const result = runCli(["check", "docs"], { cwd: root });
     expect(result.status).toBe(2);
-    expect(result.stderr).toBe("wfkit: docs: no workflow definitions found (looked for *.wf, *.workflow.json and .json definitions)\n");
+    expect(result.stderr).toBe("wfkit: docs: no workflow definitions found (looked for *.wf, *.workflow.json, *.alert.json, *.view.json and .json definitions)\n");
   });
 
   it("--quiet hides warnings but they still count for --max-warnings", () => {

@@ -65,7 +65,7 @@ describe("collectFiles", () => {
     const root = tree();
     const failure = (pattern: string) => collectFiles([pattern], { cwd: root, kind: "definitions" });
     await expect(failure("missing.wf")).rejects.toThrow(new CliError("missing.wf: no such file or directory"));
-    await expect(failure("empty")).rejects.toThrow("empty: no workflow definitions found (looked for *.wf, *.workflow.json and .json definitions)");
+    await expect(failure("empty")).rejects.toThrow("empty: no workflow definitions found (looked for *.wf, *.workflow.json, *.alert.json, *.view.json and .json definitions)");
     await expect(failure("flows/*.nothing")).rejects.toThrow("flows/*.nothing: no workflow definitions match this pattern");
   });
 });
@@ -80,6 +80,15 @@ describe("looksLikeDefinition", () => {
     expect(looksLikeDefinition('// comment\n{"schemaVersion": 1,, oops')).toBe(true);
     expect(looksLikeDefinition("[1, 2]")).toBe(false);
     expect(looksLikeDefinition("")).toBe(false);
+  });
+
+  it("takes a top-level `$schema` naming the alert or view schema, and no other", () => {
+    expect(looksLikeDefinition('{"$schema": "https://wfkit.dev/schema/alert.schema.json", "name": "a"}')).toBe(true);
+    expect(looksLikeDefinition('{"name": "v", "$schema": "../schema/view.schema.json"}')).toBe(true);
+    expect(looksLikeDefinition('{"$schema": "https://json.schemastore.org/package.json"}')).toBe(false);
+    expect(looksLikeDefinition('{"inner": {"$schema": "alert.schema.json"}}')).toBe(false);
+    expect(looksLikeDefinition('{"$schema": ["alert.schema.json"]}')).toBe(false);
+    expect(looksLikeDefinition('{"$schema": {"x": "alert.schema.json"}}')).toBe(false);
   });
 });
 

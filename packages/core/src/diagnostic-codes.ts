@@ -13,10 +13,10 @@
  * are plain data.
  */
 import type { Severity } from "./fault.js";
-import { rules } from "./rules/index.js";
+import { bodyRules, rules } from "./rules/index.js";
 
 /** What a core rule judges. */
-export type RuleCategory = "catalogue" | "document" | "node" | "part" | "edge" | "graph";
+export type RuleCategory = "catalogue" | "document" | "node" | "part" | "edge" | "graph" | "alert" | "view";
 
 /** What a diagnostic is about; the groups of docs/rules.md. */
 export type DiagnosticCategory = RuleCategory | "syntax" | "names" | "statements" | "fields" | "json" | "suppression" | "editor";
@@ -221,9 +221,9 @@ function entry(code: string, description: OtherCodeDescription | (Omit<OtherCode
   return description.assumptions ? { ...info, assumptions: description.assumptions } : info;
 }
 
-/** Every code, in a fixed order: core's rules (in report order), the language's, the suppressions', the editor's. */
+/** Every code, in a fixed order: core's rules (in report order, the workflow rules then the alert and view rules), the language's, the suppressions', the editor's. */
 export const diagnosticCodes: readonly DiagnosticCodeInfo[] = [
-  ...rules.map(({ meta }) => entry(meta.id, { ...meta, source: "core" })),
+  ...[...rules, ...bodyRules].map(({ meta }) => entry(meta.id, { ...meta, source: "core" })),
   ...(Object.entries(OTHER_CODES) as [OtherCode, OtherCodeDescription][]).map(([code, description]) => entry(code, description)),
 ];
 

@@ -33,3 +33,23 @@ export {
 export { KNOWN_FIELDS, KNOWN_NODE_FIELDS } from "./known-fields.js";
 export { Suggester } from "./suggest.js";
 export { describeValueType } from "./schema-errors.js";
+export { bodyRules } from "./rules/index.js";
+export { defineBodyRule, type BodyRule, type BodyContext } from "./signals/body-rule.js";
+export { validateAlertBody, validateViewBody, type BodyValidationResult } from "./signals/validate.js";
+export {
+  bodyKindOf,
+  ALERT_TYPES,
+  ALERT_CONDITIONS,
+  CONDITIONS_BY_TYPE,
+  THRESHOLD_TYPES,
+  TARGET_FIELD_BY_TYPE,
+  ALERT_FIELDS,
+  ALERT_REQUIRED,
+  VIEW_FIELDS,
+  VIEW_REQUIRED,
+  GEOGRAPHIES,
+  ALERT_SCHEMA_ID,
+  VIEW_SCHEMA_ID,
+  type BodyKind,
+  type AlertType,
+} from "./signals/model.js";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { rules, validateDefinition, type Catalogue } from "@wfkit/core";
+import { bodyRules, rules, validateAlertBody, validateDefinition, validateViewBody, type Catalogue } from "@wfkit/core";
 
 const fixturesDir = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const readFixture = (rule: string, kind: "valid" | "invalid") =>
@@ -19,11 +19,17 @@ const readFixture = (rule: string, kind: "valid" | "invalid") =>
 describe("rule fixtures", () => {
   it("every rule has a fixture folder, and every folder names a rule", () => {
     const folders = readdirSync(fixturesDir).sort();
-    expect(folders).toEqual(rules.map((rule) => rule.meta.id).sort());
+    expect(folders).toEqual([...rules, ...bodyRules].map((rule) => rule.meta.id).sort());
   });
 
-  for (const rule of rules) {
+  // Body rules judge alert and view bodies, each through its own entry point.
+  const judges = new Map<string, (input: unknown, catalogue?: Catalogue) => { ok: boolean; faults: { code: string; severity: string; nodeId: string | null; message: string; pointer: string }[] }>([
+    ...rules.map((rule) => [rule.meta.id, (input: unknown, catalogue?: Catalogue) => validateDefinition(input, { catalogue })] as const),
+    ...bodyRules.map((rule) => [rule.meta.id, rule.body === "alert" ? validateAlertBody : validateViewBody] as const),
+  ]);
+  for (const rule of [...rules, ...bodyRules]) {
     const id = rule.meta.id;
+    const judge = judges.get(id)!;
     describe(id, () => {
       it("has valid and invalid fixtures", () => {
         expect(existsSync(`${fixturesDir}${id}/valid.json`)).toBe(true);
@@ -32,7 +38,7 @@ describe("rule fixtures", () => {
 
       it(`valid: ${readFixture(id, "valid").description}`, () => {
         const fixture = readFixture(id, "valid");
-        const result = validateDefinition(fixture.input, { catalogue: fixture.catalogue });
+        const result = judge(fixture.input, fixture.catalogue);
         expect(result.faults).toEqual([]);
         expect(result.ok).toBe(true);
       });
@@ -40,11 +46,11 @@ describe("rule fixtures", () => {
       it(`invalid: ${readFixture(id, "invalid").description}`, () => {
         const fixture = readFixture(id, "invalid");
         expect(fixture.expect?.some((fault) => fault.code === id)).toBe(true);
-        const result = validateDefinition(fixture.input, { catalogue: fixture.catalogue });
+        const result = judge(fixture.input, fixture.catalogue);
         const seen = result.faults.map(({ code, severity, nodeId }) => ({ code, severity, nodeId }));
         expect(seen).toEqual(fixture.expect);
         expect(result.ok).toBe(!fixture.expect!.some((fault) => fault.severity === "error"));
-        for (const fault of result.faults) {
+        for (const fault of result.faults.filter((f) => f.code === id)) {
           expect(fault.severity).toBe(rule.meta.severity);
           expect(fault.message.length).toBeGreaterThan(20);
           expect(fault.pointer === "" || fault.pointer.startsWith("/")).toBe(true);

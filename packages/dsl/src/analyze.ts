@@ -2,7 +2,7 @@
  * The one entry point the CLI and the language server share: read a `.wf` or `.json` source,
  * check it with @wfkit/core, and place every fault on the text.
  */
-import { validateDefinition, type Catalogue, type Estimate, type Fault, type ValidationResult } from "@wfkit/core";
+import { bodyKindOf, validateAlertBody, validateDefinition, validateViewBody, type BodyKind, type Catalogue, type Estimate, type Fault, type ValidationResult } from "@wfkit/core";
 import type { WfFile } from "./ast.js";
 import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
@@ -15,6 +15,8 @@ export type SourceLanguage = "wf" | "json";
 export interface AnalyzeOptions {
   /** The part catalogue to check against; @wfkit/core's sample catalogue when omitted. */
   catalogue?: Catalogue;
+  /** The file's name: a JSON source named `*.alert.json` or `*.view.json` is judged as that body (core's `bodyKindOf`). */
+  fileName?: string;
 }
 
 export interface SourceAnalysis {
@@ -31,6 +33,8 @@ export interface SourceAnalysis {
   ok: boolean;
   sourceMap: SourceMap;
   language: SourceLanguage;
+  /** What a JSON source was judged as: a definition, or a Consumer Signals alert or view body. */
+  bodyKind?: BodyKind;
   /** The `.wf` syntax tree (undefined for JSON), for symbol lookups and formatting. */
   ast?: WfFile;
   /** The `workflow "name"` of a `.wf` source: metadata, not part of the definition. */
@@ -98,9 +102,15 @@ function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
     language: "json",
   };
   if (source.complete) {
-    const result = validateDefinition(source.value, options.catalogue ? { catalogue: options.catalogue } : {});
-    analysis.estimate = result.estimate;
-    addCoreFaults(faults, result.faults, source.sourceMap);
+    const kind = bodyKindOf(options.fileName, source.value);
+    if (kind !== "definition") analysis.bodyKind = kind;
+    if (kind === "alert") addCoreFaults(faults, validateAlertBody(source.value).faults, source.sourceMap);
+    else if (kind === "view") addCoreFaults(faults, validateViewBody(source.value).faults, source.sourceMap);
+    else {
+      const result = validateDefinition(source.value, options.catalogue ? { catalogue: options.catalogue } : {});
+      analysis.estimate = result.estimate;
+      addCoreFaults(faults, result.faults, source.sourceMap);
+    }
   }
   return finish(analysis);
 }
@@ -173,7 +183,7 @@ function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sour
  * An unknown field is underlined at its name, every other fault at the value.
  */
 export function placeFault(fault: Fault, sourceMap: SourceMap): SourceFault {
-  const part: PointerPart = fault.code === "unknown-field" ? "key" : "value";
+  const part: PointerPart = fault.code.endsWith("unknown-field") ? "key" : "value";
   const lines = sourceMap.lineIndex();
   const span = sourceMap.spanOf(fault.pointer, part);
   // The fault's own fields in their order, then the placement (what `{...fault}` would give,

@@ -36,6 +36,25 @@ import deadEnd from "./dead-end.js";
 import estimateTooLarge from "./estimate-too-large.js";
 import unknownField from "./unknown-field.js";
 
+import alertFieldType from "./alert-field-type.js";
+import alertFieldMissing from "./alert-field-missing.js";
+import alertTypeUnknown from "./alert-type-unknown.js";
+import alertConditionUnknown from "./alert-condition-unknown.js";
+import alertConditionMismatch from "./alert-condition-mismatch.js";
+import alertThresholdMissing from "./alert-threshold-missing.js";
+import alertTargetMissing from "./alert-target-missing.js";
+import alertFieldUnused from "./alert-field-unused.js";
+import alertGeography from "./alert-geography.js";
+import alertEmail from "./alert-email.js";
+import alertWhatsappNumber from "./alert-whatsapp-number.js";
+import alertMinConsecutive from "./alert-min-consecutive.js";
+import alertUnknownField from "./alert-unknown-field.js";
+import viewFieldType from "./view-field-type.js";
+import viewFieldMissing from "./view-field-missing.js";
+import viewGeography from "./view-geography.js";
+import viewUnknownField from "./view-unknown-field.js";
+import type { BodyRule } from "../signals/body-rule.js";
+
 export type { Rule, RuleMeta } from "./rule.js";
 
 export const rules: readonly Rule[] = [
@@ -74,3 +93,27 @@ export const rules: readonly Rule[] = [
 ];
 
 export const ruleById: ReadonlyMap<string, Rule> = new Map(rules.map((rule) => [rule.meta.id, rule]));
+
+/**
+ * The rules over the Consumer Signals API's alert and saved-view bodies, in report order:
+ * the body's types first, then the fields it lacks, the values, and unknown fields last.
+ */
+export const bodyRules: readonly BodyRule[] = [
+  alertFieldType,
+  alertFieldMissing,
+  alertTypeUnknown,
+  alertConditionUnknown,
+  alertConditionMismatch,
+  alertThresholdMissing,
+  alertTargetMissing,
+  alertFieldUnused,
+  alertGeography,
+  alertEmail,
+  alertWhatsappNumber,
+  alertMinConsecutive,
+  alertUnknownField,
+  viewFieldType,
+  viewFieldMissing,
+  viewGeography,
+  viewUnknownField,
+];

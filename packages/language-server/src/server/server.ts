@@ -6,6 +6,7 @@
 import * as lsp from "vscode-languageserver/node";
 import { fileURLToPath } from "node:url";
 import { createLanguageService, type LanguageService } from "../service/language-service.js";
+import { bodyKindOf } from "@wfkit/core";
 import type { WfkitDocument } from "../service/document.js";
 import type { Language } from "../service/types.js";
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from "../service/types.js";
@@ -32,15 +33,17 @@ const NOT_OPEN = { error: "The document is not open in the language server." };
 const MAX_CHECKER_RESTARTS = 3;
 
 /**
- * Which documents the server handles: `.wf`, `*.workflow.json`, and other JSON files that
- * look like a Definition or a version-save body (editors that attach the server to every
- * JSON file should not get diagnostics on package.json).
+ * Which documents the server handles: `.wf`, `*.workflow.json`, the Consumer Signals bodies
+ * (`*.alert.json`, `*.view.json`, or JSON whose `$schema` names their schema), and other JSON
+ * files that look like a Definition or a version-save body (editors that attach the server
+ * to every JSON file should not get diagnostics on package.json).
  */
 export function languageOf(languageId: string, uri: string, text: string): Language | undefined {
   if (languageId === "wf" || uri.endsWith(".wf")) return "wf";
   if (languageId !== "json" && languageId !== "jsonc" && !uri.endsWith(".json")) return undefined;
-  if (uri.endsWith(".workflow.json")) return "json";
-  return /"(?:schemaVersion|scope)"\s*:/.test(text.slice(0, 4_096)) ? "json" : undefined;
+  if (uri.endsWith(".workflow.json") || bodyKindOf(uri, undefined) !== "definition") return "json";
+  const head = text.slice(0, 4_096);
+  return /"(?:schemaVersion|scope)"\s*:/.test(head) || /"\$schema"\s*:\s*"[^"]*(?:alert|view)\.schema\.json"/.test(head) ? "json" : undefined;
 }
 
 export interface ListenOptions {

@@ -24,6 +24,8 @@ export interface Analysis {
   sourceMap: SourceMap;
   /** JSON only. */
   jsonTree: JsonNode | undefined;
+  /** JSON only: what the document was judged as, when it is a Consumer Signals alert or view body. */
+  bodyKind?: "alert" | "view";
 }
 
 export function analyzeDocument(document: WfkitDocument): Analysis {
@@ -31,7 +33,7 @@ export function analyzeDocument(document: WfkitDocument): Analysis {
 }
 
 function analyzeJson(document: WfkitDocument): Analysis {
-  const result = analyzeSource(document.text, "json", { catalogue: document.catalogue });
+  const result = analyzeSource(document.text, "json", { catalogue: document.catalogue, fileName: document.uri });
   return {
     ...withPolicy(document, result),
     estimate: result.estimate,
@@ -39,6 +41,7 @@ function analyzeJson(document: WfkitDocument): Analysis {
     definition: result.definition,
     sourceMap: result.sourceMap,
     jsonTree: parseJsonSource(document.text).tree,
+    ...(result.bodyKind && result.bodyKind !== "definition" ? { bodyKind: result.bodyKind } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import type { CompletionItem, Position, Range } from "../types.js";
 import { writeName } from "../wf/symbols.js";
 import { describeCatalogueSubject, describePart, partDetail } from "./describe.js";
 import { statementAt } from "./hover.js";
+import { completeSignalsJson } from "./signals-json.js";
 
 const STATEMENT_SNIPPETS: { label: string; insert: string; doc: string }[] = [
   { label: "trigger", insert: "trigger ${1:start} ${2|on_demand,scheduled|}", doc: "A trigger node: where a run starts." },
@@ -32,7 +33,7 @@ const STATEMENT_SNIPPETS: { label: string; insert: string; doc: string }[] = [
 ];
 
 export function doComplete(document: WfkitDocument, position: Position): CompletionItem[] {
-  if (document.language !== "wf") return [];
+  if (document.language !== "wf") return completeSignalsJson(document, position) ?? [];
   const offset = document.lines.offsetAt(position);
   const lineStart = document.lines.lineStart(position.line);
   const before = document.text.slice(lineStart, offset);

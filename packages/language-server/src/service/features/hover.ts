@@ -6,10 +6,11 @@ import type { WfkitDocument } from "../document.js";
 import { capabilitiesOf, compiledOf, graphOf, type GraphView } from "../graph.js";
 import type { Hover, Position } from "../types.js";
 import { describeCatalogueSubject, describePart, list } from "./describe.js";
+import { hoverSignalsJson } from "./signals-json.js";
 
 export function doHover(document: WfkitDocument, position: Position): Hover | undefined {
   const offset = document.lines.offsetAt(position);
-  return document.language === "json" ? hoverJson(document, offset) : hoverWf(document, offset);
+  return document.language === "json" ? (hoverSignalsJson(document, offset) ?? hoverJson(document, offset)) : hoverWf(document, offset);
 }
 
 function hoverWf(document: WfkitDocument, offset: number): Hover | undefined {
@@ -138,7 +139,7 @@ export function statementAt(statements: readonly Statement[], offset: number): S
 
 
 /** The innermost node of a JSON tree at `offset` (its right edge included). */
-function findNodeAtOffset(node: JsonNode, offset: number): JsonNode | undefined {
+export function findNodeAtOffset(node: JsonNode, offset: number): JsonNode | undefined {
   if (offset < node.offset || offset > node.offset + node.length) return undefined;
   for (const child of node.children ?? []) {
     const found = findNodeAtOffset(child, offset);
@@ -148,7 +149,7 @@ function findNodeAtOffset(node: JsonNode, offset: number): JsonNode | undefined 
 }
 
 /** The JSON path of a value node: property names and array indices from the root. */
-function getNodePath(node: JsonNode): (string | number)[] {
+export function getNodePath(node: JsonNode): (string | number)[] {
   const path: (string | number)[] = [];
   for (let current = node; current.parent; current = current.parent) {
     const parent = current.parent;
