@@ -117,11 +117,13 @@ export interface RunNodeView {
   nodeId: string;
   kind: "trigger" | "part" | "gate" | "destination";
   partId?: string;
+  /** What this node draws from the reservation when it finishes with a value. */
   costMinorUnits: number;
   state: NodeState;
   output?: Record<string, unknown>;
   belowFloor?: boolean;
   failure?: { code: string; message: string };
+  /** Set on a gate whose held result was delivered. */
   delivered?: boolean;
   startedAt?: string;
   finishedAt?: string;

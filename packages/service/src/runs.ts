@@ -17,25 +17,14 @@
  */
 import type { Catalogue, CataloguePart, Estimate } from "@wfkit/core";
 import { indexCatalogue } from "@wfkit/core";
+import type { NodeState, RunNodeView } from "@wfkit/client";
 import { DEFAULT_PART_DELAY_MS, type MockFile, type MockResponse } from "./files.js";
 
-export type NodeState = "pending" | "running" | "succeeded" | "failed" | "held" | "passed" | "cancelled";
+export type { NodeState } from "@wfkit/client";
 
-export interface RunNode {
-  nodeId: string;
-  kind: "trigger" | "part" | "gate" | "destination";
-  partId?: string;
-  /** What this node draws from the reservation when it finishes with a value. */
-  costMinorUnits: number;
+/** A node of a run as the service keeps it: what the wire shows, and the nodes it waits on. */
+export interface RunNode extends RunNodeView {
   upstream: string[];
-  state: NodeState;
-  output?: Record<string, unknown>;
-  belowFloor?: boolean;
-  failure?: { code: string; message: string };
-  /** Set on a gate whose held result was delivered. */
-  delivered?: boolean;
-  startedAt?: string;
-  finishedAt?: string;
 }
 
 /** The nodes of a version body's graph in dependency order (Kahn's algorithm, ties by position). */
