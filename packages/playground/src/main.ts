@@ -43,18 +43,21 @@ const METHODS = { graph: "wfkit/graph", compile: "wfkit/compile", estimate: "wfk
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = element<HTMLSpanElement>("status");
+const notice = element<HTMLParagraphElement>("notice");
 const exampleSelect = element<HTMLSelectElement>("example");
 const shareLink = element<HTMLInputElement>("share-link");
 
-function say(message: string, kind: "info" | "error" = "info"): void {
-  status.textContent = message;
-  status.classList.toggle("error", kind === "error");
+/** A message that stays until the next one (the status line is the latest check's). */
+function notify(message: string, kind: "info" | "error" = "info"): void {
+  notice.textContent = message;
+  notice.classList.toggle("error", kind === "error");
+  notice.hidden = false;
 }
 
 // ---- the language server ----------------------------------------------------------------
 
 const worker = new Worker("worker.js");
-worker.addEventListener("error", (event) => say(`The language server stopped: ${event.message || "an error in its worker"}. Reload the page to start it again.`, "error"));
+worker.addEventListener("error", (event) => notify(`The language server stopped: ${event.message || "an error in its worker"}. Reload the page to start it again.`, "error"));
 
 let latest: CheckedParams | undefined;
 
@@ -143,7 +146,8 @@ let activeTab: Tab = "graph";
 function showSummary({ errors, warnings, costMinorUnits }: CheckedParams): void {
   const counts = errors || warnings ? `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}` : "No problems";
   const cost = costMinorUnits === undefined ? "no estimate while the text does not compile" : `estimated cost ${costMinorUnits.toLocaleString("en")} minor units`;
-  say(`${counts}; ${cost}.`, errors ? "error" : "info");
+  status.textContent = `${counts}; ${cost}.`;
+  status.classList.toggle("error", errors > 0);
 }
 
 /** The version the server checked last is still the editor's: anything newer brings its own check. */
@@ -169,7 +173,7 @@ async function refresh(): Promise<void> {
       await Promise.all([refreshTokens(checked.version), refreshTab(activeTab, checked)]);
     } while (refreshAgain);
   } catch (error) {
-    say(`The language server did not answer: ${error instanceof Error ? error.message : String(error)}`, "error");
+    notify(`The language server did not answer: ${error instanceof Error ? error.message : String(error)}`, "error");
   } finally {
     refreshing = false;
   }
@@ -287,9 +291,9 @@ element("share").addEventListener("click", async () => {
   shareLink.select();
   try {
     await navigator.clipboard.writeText(location.href);
-    say("The share link is in the address bar and on the clipboard.");
+    notify("The share link is in the address bar and on the clipboard.");
   } catch {
-    say("The share link is in the address bar and in the box: copy it from there.");
+    notify("The share link is in the address bar and in the box: copy it from there.");
   }
 });
 
@@ -298,7 +302,7 @@ async function openFromAddress(): Promise<void> {
   if (shared === undefined) return openExample(FIRST_EXAMPLE);
   if ("error" in shared) {
     openExample(FIRST_EXAMPLE);
-    return say(shared.error, "error");
+    return notify(shared.error, "error");
   }
   exampleSelect.selectedIndex = -1;
   setText(shared.text);
