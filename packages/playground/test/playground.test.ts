@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shareFragment } from "../src/share.js";
-import { launchChromium, type Browser } from "./support/chromium.js";
-import { servePlayground, type ServedPlayground } from "./support/served.js";
+import { ensureBuilt } from "../../cli/test/built-cli.js";
+import { launchChromium, servePlayground, type Browser, type ServedPlayground } from "../scripts/browser.mjs";
 
 const example = (name: string) => readFileSync(fileURLToPath(new URL(`../../../examples/${name}.wf`, import.meta.url)), "utf8");
 /** What the page shows first: see FIRST_EXAMPLE in src/main.ts. */
@@ -21,6 +21,7 @@ let served: ServedPlayground;
 let browser: Browser;
 
 beforeAll(async () => {
+  ensureBuilt();
   served = await servePlayground();
   browser = await launchChromium();
   // Content Security Policy violations, kept per page.
@@ -97,8 +98,8 @@ describe("the playground page", () => {
 
   it("completes a part id from the catalogue", async () => {
     const { page } = await open();
-    await replaceText(page, `${FIRST}part extra = pa`);
-    await page.keyboard.press("Control+Space");
+    await replaceText(page, FIRST);
+    await page.keyboard.type("part extra = pa");
     const option = page.locator(".cm-tooltip-autocomplete li", { hasText: "pack" }).first();
     await option.waitFor({ timeout: UI_TIMEOUT });
     // The first matching option is selected: Enter accepts it.

@@ -222,7 +222,7 @@ export const serveSpec: CommandSpec = {
 
 export const playgroundSpec: CommandSpec = {
   name: "playground",
-  summary: "Serve the wfkit playground on loopback: write a workflow in the browser and see its checks, graph, estimate and JSON.",
+  summary: "Serve the playground on loopback: write a workflow in the browser, see its faults, graph and cost.",
   usage: "[options]",
   details: [
     "Serves the playground page on 127.0.0.1 and prints its address. The page runs the language",
