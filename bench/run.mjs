@@ -13,6 +13,7 @@ import { benchWholeProcess } from "./whole-process.mjs";
 import { benchLspLatency } from "./lsp.mjs";
 import { benchService } from "./service.mjs";
 import { benchGraphLayout } from "./graph.mjs";
+import { benchPlayground } from "./playground.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
 import { runHostileScale } from "../test/fuzz/scale.mjs";
 import { benchHostileGrowth, GROWTH_BUDGET } from "./hostile.mjs";
@@ -49,6 +50,9 @@ section("LSP: keystroke-to-diagnostics latency from a client process (ms)", resu
 results.service = await benchService();
 results.graph = await benchGraphLayout();
 section("Graph: `wfkit graph --format svg` drawing a generated workflow, Graphviz's load included (ms, medians)", results.graph);
+results.playground = await benchPlayground();
+section("Playground: what the page downloads (KiB, raw and gzipped)", results.playground.sizes);
+section("Playground: a fresh page in headless Chromium, from navigation (ms, medians)", [results.playground.timing]);
 
 results.redos = await checkLexerBacktracking();
 console.log("\n## Lexer backtracking check (pathological strings)");

@@ -1,4 +1,4 @@
-// The CLI's four esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
+// The CLI's five esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
 //
 //   wfkit.mjs    the CLI: `wfkit check small.wf` reads this one file at start-up instead of
 //                resolving hundreds of modules (chevrotain alone is ~650 files and ~400 ms
@@ -9,6 +9,9 @@
 //                its WebAssembly inlined, so there is no .wasm file to find at run time);
 //   graph.mjs    @wfkit/graph, loaded only by `wfkit graph` (Graphviz's WebAssembly is inside
 //                @hpcc-js/wasm-graphviz's JavaScript: about 800 KB that `check` must not parse).
+//   playground.mjs  the playground's page, scripts and stylesheet as strings, loaded only by
+//                `wfkit playground`, which serves them (built from packages/playground's sources
+//                here, so that prebuilt/ carries them and its stale check covers them).
 //
 // No code splitting: the CLI stays a single file. The bundles each carry their own copy of
 // @wfkit/core (and the first two of @wfkit/dsl), which costs disk space, not start-up time.
@@ -23,6 +26,7 @@
 import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { buildPlaygroundFiles } from "../../playground/scripts/build-config.mjs";
 
 const root = new URL("..", import.meta.url);
 const path = (relative) => fileURLToPath(new URL(relative, root));
@@ -63,8 +67,28 @@ const graphBesideCli = {
   },
 };
 
+/** `wfkit playground` imports the page's files; in the CLI bundle that is the sibling playground.mjs. */
+const playgroundBesideCli = {
+  name: "playground-beside-cli",
+  setup(build) {
+    build.onResolve({ filter: /^wfkit:playground-files$/ }, () => ({ path: "./playground.mjs", external: true }));
+  },
+};
+
+/** playground.mjs itself: the files `buildPlaygroundFiles` makes, by name. */
+const playgroundFiles = {
+  name: "playground-files",
+  setup(build) {
+    build.onResolve({ filter: /^wfkit:playground-files$/ }, () => ({ path: "files", namespace: "wfkit-playground" }));
+    build.onLoad({ filter: /.*/, namespace: "wfkit-playground" }, async () => {
+      const files = Object.fromEntries((await buildPlaygroundFiles()).map(({ name, contents }) => [name, Buffer.from(contents).toString("utf8")]));
+      return { contents: `export const playgroundFiles = ${JSON.stringify(files)};`, loader: "js" };
+    });
+  },
+};
+
 /**
- * Builds the four bundles into `outdir`. `minify` drops source maps and comments but keeps the
+ * Builds the five bundles into `outdir`. `minify` drops source maps and comments but keeps the
  * licences (at the end of each file). With `write: false` nothing is written and the
  * results carry the files' contents (`outputFiles`).
  */
@@ -90,10 +114,12 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
       ...common,
       entryPoints: { wfkit: path("src/entry.ts") },
       define: { __WFKIT_VERSION__: JSON.stringify(version) },
-      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, workspaceSources],
+      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
     build({ ...common, entryPoints: { service: workspaceSource("service") }, plugins: [workspaceSources] }),
     build({ ...common, entryPoints: { graph: workspaceSource("graph") }, plugins: [workspaceSources] }),
+    // No source map: the bundle is the files as strings.
+    build({ ...common, sourcemap: false, entryPoints: { playground: "wfkit:playground-files" }, plugins: [playgroundFiles] }),
   ]);
 }

@@ -47,7 +47,7 @@ const fixtureCases: Case[] = [
   { name: "graph-dot", args: ["graph", "wf/brief.wf", "--format", "dot"] },
   { name: "graph-svg", args: ["graph", "wf/broken.wf", "--format", "svg"] },
   { name: "help", args: ["--help"] },
-  ...["check", "fmt", "compile", "decompile", "estimate", "graph", "lsp", "serve"].map((command) => ({ name: `help-${command}`, args: [command, "--help"] })),
+  ...["check", "fmt", "compile", "decompile", "estimate", "graph", "lsp", "serve", "playground"].map((command) => ({ name: `help-${command}`, args: [command, "--help"] })),
 ];
 
 /**

@@ -220,6 +220,29 @@ export const serveSpec: CommandSpec = {
   ],
 };
 
+export const playgroundSpec: CommandSpec = {
+  name: "playground",
+  summary: "Serve the playground on loopback: write a workflow in the browser, see its faults, graph and cost.",
+  usage: "[options]",
+  details: [
+    "Serves the playground page on 127.0.0.1 and prints its address. The page runs the language",
+    "server in the browser (a Web Worker): the text is checked there and sent nowhere, this",
+    "server included, which only hands out the page's files. Once loaded, the page works offline.",
+    "A share link carries the text in the address after `#`. SIGINT or SIGTERM stops it.",
+    "",
+    'With --json the first line on stdout, printed once it accepts requests, is {"url": ...}.',
+    "The page, its examples and its share links: docs/playground.md.",
+  ].join("\n"),
+  flags: {
+    port: { type: "string", short: "p", value: "PORT", description: "Port to listen on (default 8788; 0 picks a free one)." },
+    json: { type: "boolean", description: "Print one JSON line with the page's URL once listening (for scripts)." },
+  },
+  examples: [
+    { comment: "Open the playground", command: "wfkit playground" },
+    { comment: "On a free port, for a script", command: "wfkit playground --port 0 --json" },
+  ],
+};
+
 const REMOTE_DETAILS = [
   "The service is --base-url, else WFKIT_BASE_URL, else `baseUrl` in wfkit.config.json; the",
   "credential is WFKIT_TOKEN, or the file --token-file names (never a flag value). Every refusal",
