@@ -79,14 +79,25 @@ function edgeLabel(edge: GraphEdge, show: DisplayText): string {
  */
 export const LARGE_GRAPH_NODES = 500;
 
+/**
+ * Graphviz sizes each label with built-in metrics for a few named fonts and falls back to
+ * Times for any other name, a font list included; Times is narrower than any sans-serif a
+ * reader's browser draws with, so labels spilled out of their boxes. Layout measures with
+ * Verdana, the widest of the families Graphviz knows, and the drawing asks for Verdana
+ * (Windows, macOS) or DejaVu Sans (most Linux desktops), which have the same widths; any
+ * other sans-serif is narrower, so a label may sit loose in its box but never spills out.
+ */
+export const LAYOUT_FONT = "Verdana";
+export const DRAWN_FONT_FAMILIES = "Verdana,DejaVu Sans,Bitstream Vera Sans,sans-serif";
+
 export function toDot(model: GraphModel, options: DrawOptions): string {
   const show = options.displayText;
   const large = model.nodes.length >= LARGE_GRAPH_NODES;
   const lines = [
     "digraph workflow {",
-    `  graph [rankdir=LR, nodesep=0.3, ranksep=0.5, fontname="Helvetica,Arial,sans-serif", bgcolor="transparent"${large ? ", nslimit=0.1, nslimit1=0.1, mclimit=0.01, remincross=false" : ""}];`,
-    '  node [fontname="Helvetica,Arial,sans-serif", fontsize=11, color="#57606a", fontcolor="#1f2328", margin="0.12,0.06"];',
-    '  edge [fontname="Helvetica,Arial,sans-serif", fontsize=9, color="#57606a", fontcolor="#57606a"];',
+    `  graph [rankdir=LR, nodesep=0.3, ranksep=0.5, fontname="${LAYOUT_FONT}", bgcolor="transparent"${large ? ", nslimit=0.1, nslimit1=0.1, mclimit=0.01, remincross=false" : ""}];`,
+    `  node [fontname="${LAYOUT_FONT}", fontsize=11, color="#57606a", fontcolor="#1f2328", margin="0.12,0.06"];`,
+    `  edge [fontname="${LAYOUT_FONT}", fontsize=9, color="#57606a", fontcolor="#57606a"];`,
   ];
   for (const node of model.nodes) {
     const severity = worstSeverity(node.faults);

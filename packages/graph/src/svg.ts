@@ -11,7 +11,7 @@
  * detail, and each fault's code and message.
  */
 import { Graphviz } from "@hpcc-js/wasm-graphviz";
-import { escapeXml, toDot, type DrawOptions } from "./dot.js";
+import { DRAWN_FONT_FAMILIES, escapeXml, toDot, type DrawOptions } from "./dot.js";
 import type { GraphFault, GraphModel } from "./model.js";
 
 let queue: Promise<unknown> = Promise.resolve();
@@ -53,7 +53,7 @@ function tooltips(model: GraphModel, options: DrawOptions): Map<string, string> 
 
 /** The SVG drawing of a graph model: the same model gives the same bytes. */
 export async function renderSvg(model: GraphModel, options: DrawOptions): Promise<string> {
-  const svg = await layoutDot(toDot(model, options));
+  const svg = (await layoutDot(toDot(model, options))).replace(/font-family="[^"]*"/g, `font-family="${DRAWN_FONT_FAMILIES}"`);
   const titles = tooltips(model, options);
   // Graphviz escapes `-` in ids as `&#45;`; ours contain only `wf-`, letters and digits.
   const withTitles = svg.replace(/<g id="wf&#45;([ne]\d+)" class="([^"]*)">\n<title>[^<]*<\/title>/g, (_match, key: string, classes: string) => {

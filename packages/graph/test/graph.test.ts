@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { defaultCatalogue } from "@wfkit/core";
 import { analyzeSource } from "@wfkit/dsl";
 import { describe, expect, it } from "vitest";
-import { graphModelOf, LARGE_GRAPH_NODES, renderSvg, toDot, type GraphModel } from "../src/index.js";
+import { DRAWN_FONT_FAMILIES, graphModelOf, LARGE_GRAPH_NODES, LAYOUT_FONT, layoutDot, renderSvg, toDot, type GraphModel } from "../src/index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "../../..");
@@ -105,6 +105,20 @@ describe("the drawing", () => {
       const from = model.nodes[edge.from]!;
       if (from.kind === "part") for (const name of edge.flows) expect(produces.get(from.detail.split("@")[0]!)).toContain(name);
     }
+  });
+
+  it("sizes boxes with sans-serif widths, not the narrower Times Graphviz assumes for unknown fonts", async () => {
+    const model = modelOfFile(path.join(examples, "company-profile.wf"));
+    // The first polygon is the drawing's background; the rest are node boxes.
+    const widest = (svg: string) => Math.max(...[...svg.matchAll(/<polygon[^>]*points="([^"]*)"/g)].slice(1).map((match) => {
+      const xs = match[1]!.split(" ").map((point) => Number(point.split(",")[0]));
+      return Math.max(...xs) - Math.min(...xs);
+    }));
+    const ours = await renderSvg(model, { displayText });
+    const asTimes = await layoutDot(toDot(model, { displayText }).replaceAll(`fontname="${LAYOUT_FONT}"`, 'fontname="Times"'));
+    expect(widest(ours)).toBeGreaterThan(widest(asTimes) * 1.05);
+    expect(ours).toContain(`font-family="${DRAWN_FONT_FAMILIES}"`);
+    expect(ours).not.toMatch(/font-family="(?!Verdana,DejaVu Sans)/);
   });
 
   it("escapes text from the file for DOT and for XML", async () => {

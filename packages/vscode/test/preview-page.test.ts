@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import sparticuz from "@sparticuz/chromium";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { defaultCatalogue } from "@wfkit/core";
+import { analyzeSource } from "@wfkit/dsl";
 import { graphModelOf, renderSvg } from "@wfkit/graph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { previewHtml, type GraphPreviewNode } from "../src/graph-preview.js";
@@ -122,6 +123,28 @@ describe("the graph preview page", () => {
 
     await send(page, { type: "error", message: "The document is not open in the language server." });
     expect(await page.textContent("#status")).toBe("The document is not open in the language server.");
+    await page.close();
+  });
+
+  it("fits every label inside its node's shape in the fonts the drawing asks for", async () => {
+    const page = await openPage();
+    const text = readFileSync(fileURLToPath(new URL("../../../examples/broken/catalogue-faults.wf", import.meta.url)), "utf8");
+    const analysis = analyzeSource(text, "wf", { catalogue: defaultCatalogue });
+    const model = graphModelOf({ definition: analysis.definition, faults: analysis.faults, catalogue: defaultCatalogue });
+    const nodes = model.nodes.map((node) => ({ key: node.key, id: node.id, kind: node.kind, range: null, selectionRange: null, errors: 0, warnings: 0 }));
+    await send(page, { type: "graph", svg: await renderSvg(model, { displayText: (shown) => shown }), nodes });
+    await page.waitForSelector("#graph svg g.wf-node");
+    const spills = await page.evaluate(() =>
+      [...document.querySelectorAll<SVGGElement>("#graph svg g.wf-node")].flatMap((node) => {
+        const shape = node.querySelector<SVGGraphicsElement>("polygon, path, ellipse")!.getBBox();
+        return [...node.querySelectorAll<SVGTextElement>("text")]
+          .map((label) => ({ label: label.textContent, box: label.getBBox() }))
+          .filter(({ box }) => box.x < shape.x - 0.5 || box.x + box.width > shape.x + shape.width + 0.5)
+          .map(({ label }) => `${node.id}: ${label}`);
+      }),
+    );
+    expect(model.nodes.length).toBeGreaterThan(3);
+    expect(spills).toEqual([]);
     await page.close();
   });
 
