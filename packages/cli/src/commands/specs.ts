@@ -190,17 +190,19 @@ export const lspSpec: CommandSpec = {
 
 export const serveSpec: CommandSpec = {
   name: "serve",
-  summary: "Run the Workflows API locally (workflows, versions, runs with mocked research), for development and CI.",
+  summary: "Run the Workflows API and the Consumer Signals API (sample data) locally, for development and CI.",
   usage: "[options]",
   details: [
     "Serves every endpoint of the Workflows API under /api/v1, with its credentials, scopes, plans",
-    "and errors, and runs published workflows against mocked parts. It listens on loopback unless",
-    "--host says otherwise, and prints the base URL, where data is kept, the admin token and the",
-    "API keys it seeded (shown once). Without --db everything is in memory and gone when it stops;",
-    "with --db every acknowledged change is on disk. SIGINT or SIGTERM stops it cleanly.",
+    "and errors, and runs published workflows against mocked parts. Under /signals it serves the",
+    "Consumer Signals API: data from a built-in SAMPLE data set, alerts and saved views, and the AI",
+    "endpoints as stubs behind their shared rate limit. It listens on loopback unless --host says",
+    "otherwise, and prints the base URLs, where data is kept, the admin token and the credentials",
+    "it seeded (shown once). Without --db everything is in memory and gone when it stops; with --db",
+    "every acknowledged change is on disk. SIGINT or SIGTERM stops it cleanly.",
     "",
     "With --json the first line on stdout, printed once it accepts requests, is",
-    '{"baseUrl": ..., "keys": {"read": ..., "write": ...}, "adminToken": ...}.',
+    '{"baseUrl": ..., "signalsBaseUrl": ..., "keys": {"read", "write", "jwt", "alertToken"}, "adminToken": ...}.',
     "Formats of the seed and mock files, the admin surface and every assumption: docs/service.md.",
   ].join("\n"),
   flags: {
@@ -210,7 +212,8 @@ export const serveSpec: CommandSpec = {
     seed: { type: "string", value: "FILE", description: "Accounts, users and keys to create (JSON; default: one account on a higher plan, a read key and a write key)." },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue (and subjects table) to serve (default: the built-in SAMPLE)." },
     mocks: { type: "string", value: "FILE", description: "What each part returns in a run, per test case (default: an output that satisfies what the part produces)." },
-    json: { type: "boolean", description: "Print one JSON line with the base URL, keys and admin token once listening (for scripts)." },
+    "signals-ai-limit": { type: "string", value: "MAX/WINDOW", description: "The Consumer Signals AI endpoints' shared limit per user (default 10/60s; also 3/2s, 100/500ms, 20/1m)." },
+    json: { type: "boolean", description: "Print one JSON line with the base URLs, keys and admin token once listening (for scripts)." },
   },
   examples: [
     { comment: "Start it with the default seed", command: "wfkit serve" },
