@@ -59,7 +59,7 @@ export const signalsErrors = {
   malformedJson: (detail: string) => refuse(400, "malformed_json", `The body is not valid JSON (${detail}). Send a JSON object.`),
   bodyTooLarge: (limit: number) => refuse(413, "payload_too_large", `The body is larger than ${limit} bytes, the most this service accepts.`),
   briefingNotFound: (geography: string, known: readonly string[]) =>
-    refuse(404, "briefing_not_found", `There is no briefing for \`${geography}\`; the sample data has briefings for ${known.join(" and ")}.`, { parameter: "geography" }),
+    refuse(404, "briefing_not_found", `There is no briefing for geography \`${geography}\`; the sample data has briefings for ${known.join(" and ")}.`, { parameter: "geography" }),
   sectorNotFound: (sectorId: string, known: readonly string[]) =>
     refuse(404, "sector_not_found", `There is no import-pressure analysis for sector \`${sectorId}\`; the sample data covers ${known.map((id) => `\`${id}\``).join(", ")}.`),
   viewNotFound: (id: string) => refuse(404, "view_not_found", `There is no saved view ${id} for this alert token's user. GET /api/views lists them.`),
