@@ -7,8 +7,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Clock, DEFAULT_SEED, type Seed } from "../src/index.js";
+import { Clock, DEFAULT_SEED, SIGNALS_ROUTES, type Seed } from "../src/index.js";
 import { signalsServer, type SignalsServer } from "./signals-server.js";
 
 // ---- the reference's shapes (section 2 and the endpoint table) ------------------------------
@@ -375,6 +376,31 @@ describe("routes", () => {
     const body = (await workflows.json()) as { error: string; message: string };
     expect(body.error).toBe("route_not_found");
     expect(body.message).toMatch(/Consumer Signals API under \/signals\/api/);
+  });
+});
+
+describe("hostile requests", () => {
+  it("get a JSON answer or a JSON refusal in this API's shape from every route, never a 500 or a stack", async () => {
+    const text = fc.oneof(fc.constantFrom("US", "UK", "uk", "", "%00", "..", "__proto__", "constructor", "2024-02-29", "1e9", "-1"), fc.string({ maxLength: 12 }));
+    const query = fc.array(fc.tuple(fc.constantFrom("geography", "severity", "category", "periods", "from", "to", "x", "__proto__"), text), { maxLength: 3 });
+    const body = fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 100 }), fc.constantFrom("", "{", "[]", "null", '{"__proto__":{"x":1}}', '{"driver_ids":{"length":1e9}}'));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...SIGNALS_ROUTES), fc.constantFrom("GET", "POST", "PUT", "DELETE"), text, query, body, async (route, method, param, pairs, rawBody) => {
+        const search = pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join("&");
+        const path = route.path.replace(/:[A-Za-z]+/g, encodeURIComponent(param) || "x") + (search ? `?${search}` : "");
+        const reply = await signals.call(method, path, { alertToken: signals.alertToken, ...(method === "GET" ? {} : { body: rawBody }) });
+        expect(reply.status, `${method} ${path}`).toBeLessThan(500);
+        expect(reply.text).not.toMatch(/\n\s+at /);
+        if (reply.status === 204 || reply.headers.get("Content-Type")?.startsWith("text/event-stream")) return;
+        expect(reply.body, `${method} ${path}`).toEqual(expect.anything());
+        if (reply.status >= 400) {
+          expect(reply.body.ok).toBe(false);
+          expect(reply.body.error).toEqual(expect.any(String));
+          if (reply.status !== 429) expect(reply.body.code).toEqual(expect.any(String));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
