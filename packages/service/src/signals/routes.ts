@@ -68,6 +68,14 @@ const data = (c: Context, body: unknown) => {
   return json(c, body);
 };
 
+/** A route without query parameters: its answer, sent by `respond`. */
+const noQuery =
+  (answer: (caller: SignalsCaller, service: WorkflowsService) => unknown, respond: (c: Context, body: unknown) => Response = json): SignalsRoute["handle"] =>
+  (c, caller, service) => {
+    query(c, []);
+    return respond(c, answer(caller, service));
+  };
+
 export const SIGNALS_ROUTES: readonly SignalsRoute[] = [
   {
     method: "GET",
@@ -118,10 +126,7 @@ export const SIGNALS_ROUTES: readonly SignalsRoute[] = [
     method: "GET",
     path: "/api/signals/accuracy",
     access: "jwt",
-    handle: (c) => {
-      query(c, []);
-      return data(c, sample.accuracy());
-    },
+    handle: noQuery(() => sample.accuracy(), data),
   },
   {
     method: "GET",
@@ -159,28 +164,19 @@ export const SIGNALS_ROUTES: readonly SignalsRoute[] = [
     method: "GET",
     path: "/api/housing",
     access: "jwt",
-    handle: (c) => {
-      query(c, []);
-      return data(c, { housing: sample.housing() });
-    },
+    handle: noQuery(() => ({ housing: sample.housing() }), data),
   },
   {
     method: "GET",
     path: "/api/macro",
     access: "jwt",
-    handle: (c) => {
-      query(c, []);
-      return data(c, { macro: sample.macro() });
-    },
+    handle: noQuery(() => ({ macro: sample.macro() }), data),
   },
   {
     method: "GET",
     path: "/api/alerts",
     access: "alert_token",
-    handle: (c, caller, service) => {
-      query(c, []);
-      return json(c, service.signals.alerts(caller.userId));
-    },
+    handle: noQuery((caller, service) => service.signals.alerts(caller.userId)),
   },
   {
     method: "POST",
@@ -192,10 +188,7 @@ export const SIGNALS_ROUTES: readonly SignalsRoute[] = [
     method: "GET",
     path: "/api/views",
     access: "alert_token",
-    handle: (c, caller, service) => {
-      query(c, []);
-      return json(c, service.signals.views(caller.userId));
-    },
+    handle: noQuery((caller, service) => service.signals.views(caller.userId)),
   },
   {
     method: "POST",
