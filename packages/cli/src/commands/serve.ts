@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { serveSpec } from "./specs.js";
 
 type ServiceModule = typeof import("@wfkit/service");
+type AiLimit = import("@wfkit/service").AiLimit;
 
 function readJsonFile(file: string, what: string, io: Io): { value: unknown; shown: string } {
   const shown = displayPathOf(file, io.cwd);
@@ -56,7 +57,7 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
   };
   const seed = load("seed", "seed file", service.loadSeed);
   const mocks = load("mocks", "mock file", (value, shown) => service.loadMocks(value, shown, catalogue));
-  let signalsAiLimit: import("@wfkit/service").AiLimit | undefined;
+  let signalsAiLimit: AiLimit | undefined;
   if (limitText !== undefined) {
     const parsed = service.parseAiLimit(limitText);
     if (!parsed.ok) throw new UsageError(`--signals-ai-limit: ${parsed.message}`, "serve");
