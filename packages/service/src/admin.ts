@@ -49,7 +49,7 @@ export function adminRoutes(app: Hono, service: WorkflowsService): void {
   post("/reset", async (c) => {
     await readObject(c, [], true);
     service.reset();
-    return c.json({ ok: true, keys: service.issuedKeys });
+    return c.json({ ok: true, keys: service.issuedKeys, alertTokens: service.issuedAlertTokens });
   });
 
   post("/faults", async (c) => {
@@ -102,6 +102,14 @@ export function adminRoutes(app: Hono, service: WorkflowsService): void {
     const body = await readObject(c, ["user"]);
     if (typeof body.user !== "string") throw errors.badRequest("user must be a user id", "/user");
     return c.json({ token: service.createSession(body.user) }, 201);
+  });
+
+  // The reference's Get Alert Token endpoint is not shown; tokens are issued here instead.
+  post("/alert-tokens", async (c) => {
+    const body = await readObject(c, ["user"]);
+    if (typeof body.user !== "string") throw errors.badRequest("user must be a user id", "/user");
+    if (!service.user(body.user)) throw errors.userNotFound(body.user);
+    return c.json({ token: service.signals.createAlertToken(body.user) }, 201);
   });
 
   post("/oauth-tokens", async (c) => {

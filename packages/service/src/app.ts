@@ -14,6 +14,9 @@ import { clientIp, readEmpty, readObject } from "./request.js";
 import { LIMITS, RESEARCH_PRODUCT, RUN_FILTERS, WORKFLOWS_REGIONS, planHas, scopesGrant, type RunFilter, type Scope } from "./policy.js";
 import type { WorkflowsService } from "./service.js";
 import { TEMPLATES } from "./generated/templates.js";
+import { SIGNALS_ROUTES, isSignalsPath, signalsRoutes } from "./signals/routes.js";
+import { SignalsError, asSignalsBody, signalsErrors } from "./signals/errors.js";
+import { SIGNALS_BASE_PATH } from "./signals/policy.js";
 
 type Handler = (c: Context, caller: Caller, service: WorkflowsService) => Promise<Response> | Response;
 
@@ -190,6 +193,15 @@ export function authorize(c: Context, service: WorkflowsService, scope: Scope): 
   return caller;
 }
 
+/**
+ * A refusal as a response. Under the Consumer Signals API's base path every refusal takes that
+ * API's shape, including those raised by code the two APIs share (body reading, storage).
+ */
+function refusal(c: Context, error: ApiError | SignalsError): Response {
+  if (error instanceof SignalsError) return c.json(error.body, error.status, error.headers);
+  return c.json(isSignalsPath(c.req.path) ? asSignalsBody(error.body) : error.body, error.status, error.headers);
+}
+
 export function createApp(service: WorkflowsService): Hono {
   const app = new Hono();
   // No answer before what it reports is on disk (the store syncs its journal in groups).
@@ -198,7 +210,7 @@ export function createApp(service: WorkflowsService): Hono {
     try {
       await service.store.durable();
     } catch (error) {
-      c.res = c.json(errors.storageFailed(error instanceof Error ? error.message : String(error)).body, 500);
+      c.res = refusal(c, errors.storageFailed(error instanceof Error ? error.message : String(error)));
     }
   });
   for (const route of API_ROUTES) {
@@ -207,18 +219,24 @@ export function createApp(service: WorkflowsService): Hono {
     if (route.method === "GET") app.get(route.path, handler);
     else app.post(route.path, handler);
   }
+  signalsRoutes(app, service);
   adminRoutes(app, service);
-  const patterns = [...API_ROUTES.map((route) => ({ method: route.method, pattern: toRegExp(route.path) }))];
+  const patterns = [
+    ...API_ROUTES.map((route) => ({ method: route.method, pattern: toRegExp(route.path) })),
+    ...SIGNALS_ROUTES.map((route) => ({ method: route.method, pattern: toRegExp(SIGNALS_BASE_PATH + route.path) })),
+  ];
   app.notFound((c) => {
-    const allowed = patterns.filter((route) => route.pattern.test(c.req.path)).map((route) => route.method);
-    if (allowed.length) throw errors.methodNotAllowed(c.req.method, c.req.path, [...new Set(allowed)]);
-    throw errors.routeNotFound(c.req.method, c.req.path);
+    const allowed = [...new Set(patterns.filter((route) => route.pattern.test(c.req.path)).map((route) => route.method))];
+    const signals = isSignalsPath(c.req.path);
+    if (allowed.length) throw (signals ? signalsErrors : errors).methodNotAllowed(c.req.method, c.req.path, allowed);
+    throw (signals ? signalsErrors : errors).routeNotFound(c.req.method, c.req.path);
   });
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error.body, error.status, error.headers);
+    if (error instanceof ApiError || error instanceof SignalsError) return refusal(c, error);
     // Not a user's mistake: say so without a stack, and keep the details for the operator.
     console.error(`wfkit serve: internal error on ${c.req.method} ${c.req.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return c.json({ error: "internal_error", message: "The service failed on this request; this is a bug in wfkit serve (its log has the details). Nothing was changed unless the response said so." }, 500);
+    const body = { error: "internal_error", message: "The service failed on this request; this is a bug in wfkit serve (its log has the details). Nothing was changed unless the response said so." };
+    return c.json(isSignalsPath(c.req.path) ? asSignalsBody(body) : body, 500);
   });
   return app;
 }

@@ -14,6 +14,9 @@ import { errors } from "./errors.js";
 import { API_KEY_PREFIX, LIMITS, OAUTH_TOKEN_PREFIX } from "./policy.js";
 import type { Store } from "./store.js";
 
+/** Why a credential is not accepted: a sentence without its full stop, for a 401's message. */
+export class CredentialRefused extends Error {}
+
 export type CredentialKind = "api_key" | "session" | "oauth";
 
 export interface Caller {
@@ -57,7 +60,19 @@ export class Authenticator {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
     if (!header) throw errors.unauthenticated("No credential was sent");
     if (!match) throw errors.unauthenticated("The Authorization header is not `Bearer <credential>`");
-    const credential = match[1]!;
+    try {
+      return this.caller(match[1]!, clientIp);
+    } catch (error) {
+      if (error instanceof CredentialRefused) throw errors.unauthenticated(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * The caller behind a credential (without its `Bearer`): a `CredentialRefused` says why
+   * not, so each API words its own 401 (the Consumer Signals side answers in its shape).
+   */
+  caller(credential: string, clientIp: string): Caller {
     const cacheKey = sha256(credential);
     const now = this.clock.now();
     let entry = this.cache.get(cacheKey);
@@ -68,7 +83,7 @@ export class Authenticator {
       this.cache.set(cacheKey, entry);
     }
     const { resolved } = entry;
-    if (resolved.expiresAt !== null && now >= resolved.expiresAt) throw errors.unauthenticated(`The ${describeKind(resolved.kind)} expired at ${new Date(resolved.expiresAt).toISOString()}`);
+    if (resolved.expiresAt !== null && now >= resolved.expiresAt) throw new CredentialRefused(`The ${describeKind(resolved.kind)} expired at ${new Date(resolved.expiresAt).toISOString()}`);
     if (resolved.ipAllowlist.length && !ipAllowed(resolved.ipAllowlist, clientIp)) throw errors.ipNotAllowed(clientIp);
     return resolved;
   }
@@ -93,14 +108,14 @@ export class Authenticator {
     if (credential.startsWith(API_KEY_PREFIX)) return this.resolveKey(credential);
     if (credential.startsWith(OAUTH_TOKEN_PREFIX)) return this.resolveOauth(credential);
     if (credential.split(".").length === 3) return this.resolveSession(credential, now);
-    throw errors.unauthenticated("The credential is not an API key, a session token or an OAuth access token this service issued");
+    throw new CredentialRefused("The credential is not an API key, a session token or an OAuth access token this service issued");
   }
 
   private resolveKey(credential: string): ResolvedCredential {
     const match = /^wfk_([a-z0-9]{1,32})_([A-Za-z0-9]+)$/.exec(credential);
     const row = match ? this.store.get("SELECT * FROM api_keys WHERE id = ?", [match[1]!]) : undefined;
-    if (!match || !row || !hashesEqual(sha256(match[2]!), String(row.secret_hash))) throw errors.unauthenticated("The API key is unknown");
-    if (row.revoked_at !== null) throw errors.unauthenticated("The API key was revoked");
+    if (!match || !row || !hashesEqual(sha256(match[2]!), String(row.secret_hash))) throw new CredentialRefused("The API key is unknown");
+    if (row.revoked_at !== null) throw new CredentialRefused("The API key was revoked");
     return {
       kind: "api_key",
       keyId: String(row.id),
@@ -114,23 +129,23 @@ export class Authenticator {
 
   private resolveOauth(credential: string): ResolvedCredential {
     const row = this.store.get("SELECT * FROM oauth_tokens WHERE token_hash = ?", [sha256(credential)]);
-    if (!row) throw errors.unauthenticated("The OAuth access token is unknown");
-    if (row.revoked_at !== null) throw errors.unauthenticated("The OAuth access token was revoked");
+    if (!row) throw new CredentialRefused("The OAuth access token is unknown");
+    if (row.revoked_at !== null) throw new CredentialRefused("The OAuth access token was revoked");
     return { kind: "oauth", userId: String(row.user_id), scopes: null, products: null, expiresAt: row.expires_at === null ? null : Number(row.expires_at), ipAllowlist: [] };
   }
 
   private resolveSession(token: string, now: number): ResolvedCredential {
     const [header, payload, signature] = token.split(".") as [string, string, string];
-    if (!hashesEqual(this.sign(`${header}.${payload}`), signature)) throw errors.unauthenticated("The session token's signature does not match this service");
+    if (!hashesEqual(this.sign(`${header}.${payload}`), signature)) throw new CredentialRefused("The session token's signature does not match this service");
     let claims: { sub?: unknown; exp?: unknown; typ?: unknown };
     try {
       claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as typeof claims;
     } catch {
-      throw errors.unauthenticated("The session token's payload is not JSON");
+      throw new CredentialRefused("The session token's payload is not JSON");
     }
-    if (typeof claims.sub !== "string" || typeof claims.exp !== "number" || claims.typ !== "session") throw errors.unauthenticated("The session token lacks its subject or expiry");
-    if (!this.store.get("SELECT id FROM users WHERE id = ?", [claims.sub])) throw errors.unauthenticated("The session token's user no longer exists");
-    if (claims.exp * 1000 <= now) throw errors.unauthenticated("The session token expired");
+    if (typeof claims.sub !== "string" || typeof claims.exp !== "number" || claims.typ !== "session") throw new CredentialRefused("The session token lacks its subject or expiry");
+    if (!this.store.get("SELECT id FROM users WHERE id = ?", [claims.sub])) throw new CredentialRefused("The session token's user no longer exists");
+    if (claims.exp * 1000 <= now) throw new CredentialRefused("The session token expired");
     return { kind: "session", userId: claims.sub, scopes: null, products: null, expiresAt: claims.exp * 1000, ipAllowlist: [] };
   }
 }

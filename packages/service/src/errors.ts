@@ -88,7 +88,7 @@ export const errors = {
   malformedJson: (detail: string) => new ApiError(400, { error: "malformed_json", message: `The body is not valid JSON (${detail}). Send a JSON object.` }),
   bodyTooLarge: (limit: number) => new ApiError(413, { error: "payload_too_large", message: `The body is larger than ${limit} bytes, the most this service accepts.` }),
   routeNotFound: (method: string, path: string) =>
-    new ApiError(404, { error: "route_not_found", message: `There is no route ${method} ${path}. The Workflows API lives under /api/v1/workflows (see docs/service.md).` }),
+    new ApiError(404, { error: "route_not_found", message: `There is no route ${method} ${path}. The Workflows API lives under /api/v1/workflows, the Consumer Signals API under /signals/api (see docs/service.md).` }),
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     new ApiError(405, { error: "method_not_allowed", message: `${path} does not accept ${method}; it accepts ${allowed.join(", ")}.` }, { Allow: allowed.join(", ") }),
   workflowNotFound: (id: string) => new ApiError(404, { error: "workflow_not_found", message: `There is no workflow ${id} that this caller can see.` }),
@@ -104,6 +104,7 @@ export const errors = {
     }),
   unknownMockCase: (name: string, known: readonly string[]) =>
     new ApiError(400, { error: "unknown_mock_case", message: `The mock file has no test case \`${name}\` (it has: ${known.join(", ") || "none"}).` }),
+  userNotFound: (id: string) => new ApiError(404, { error: "user_not_found", message: `There is no user ${id}.` }),
   adminForbidden: (why: string) => new ApiError(403, { error: "admin_forbidden", message: why }),
   storageFailed: (detail: string) =>
     new ApiError(500, { error: "storage_failed", message: `The change could not be written to the database (${detail}); it was not made. Check the --db file's disk.` }),

@@ -34,9 +34,11 @@ export interface Seed {
   users: { id: string; account: string; organisation?: string; name?: string }[];
   apiKeys?: SeedKey[];
   oauthTokens?: { user: string; token: string }[];
+  /** Consumer Signals alert tokens (`X-Alert-Token`); a random one is made when `token` is absent. */
+  alertTokens?: { user: string; token?: string }[];
 }
 
-/** One account on a higher tier, its owner, and one read-only and one write key. */
+/** One account on a higher tier, its owner, one read-only and one write key, and the owner's alert token. */
 export const DEFAULT_SEED: Seed = {
   accounts: [{ id: "acct_default", plan: "professional", region: "eu", allowanceMinorUnits: 100_000 }],
   organisations: [{ id: "org_default", name: "Default organisation" }],
@@ -45,6 +47,7 @@ export const DEFAULT_SEED: Seed = {
     { id: "read", user: "usr_owner", products: [RESEARCH_PRODUCT], scopes: ["read:workflows"], role: "read" },
     { id: "write", user: "usr_owner", products: [RESEARCH_PRODUCT], scopes: ["write:workflows"], role: "write" },
   ],
+  alertTokens: [{ user: "usr_owner" }],
 };
 
 const ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
@@ -88,6 +91,11 @@ export function loadSeed(value: unknown, source: string): Seed {
   });
   (seed.oauthTokens ?? []).forEach((token, i) => {
     if (!users.has(token.user)) problems.push(`/oauthTokens/${i}/user: no user \`${token.user}\` is declared in /users`);
+  });
+  const alertTokens = (seed.alertTokens ?? []).map((token) => token.token ?? "");
+  (seed.alertTokens ?? []).forEach((token, i) => {
+    if (!users.has(token.user)) problems.push(`/alertTokens/${i}/user: no user \`${token.user}\` is declared in /users`);
+    if (token.token !== undefined && alertTokens.indexOf(token.token) !== i) problems.push(`/alertTokens/${i}/token: this token is declared twice`);
   });
   if (problems.length) fail(source, problems);
   return seed;

@@ -85,4 +85,39 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     "CREATE TABLE mock_counters (mock_case TEXT NOT NULL, target TEXT NOT NULL, calls INTEGER NOT NULL, PRIMARY KEY (mock_case, target))",
   ],
+  // The Consumer Signals API: alert tokens (hashed), alerts and saved views, per user.
+  [
+    `CREATE TABLE alert_tokens (
+      token_hash TEXT PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users (id),
+      created_at INTEGER NOT NULL
+    )`,
+    `CREATE TABLE alerts (
+      id TEXT PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users (id),
+      name TEXT NOT NULL,
+      type TEXT NOT NULL,
+      condition TEXT NOT NULL,
+      threshold REAL,
+      geography TEXT NOT NULL,
+      active INTEGER NOT NULL,
+      email TEXT NOT NULL,
+      sector_id TEXT,
+      series_key TEXT,
+      whatsapp_number TEXT,
+      min_consecutive REAL,
+      created_at INTEGER NOT NULL
+    )`,
+    "CREATE INDEX alerts_by_user ON alerts (user_id, created_at)",
+    `CREATE TABLE saved_views (
+      id TEXT PRIMARY KEY,
+      user_id TEXT NOT NULL REFERENCES users (id),
+      name TEXT NOT NULL,
+      geography TEXT NOT NULL,
+      driver_ids TEXT NOT NULL,
+      question TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    )`,
+    "CREATE INDEX saved_views_by_user ON saved_views (user_id, created_at)",
+  ],
 ];

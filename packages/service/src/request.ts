@@ -15,17 +15,7 @@ export function clientIp(c: Context): string {
  * body is `{}` when `emptyIsObject`.
  */
 export async function readObject(c: Context, fields: readonly string[] | null, emptyIsObject = false): Promise<Record<string, unknown>> {
-  const text = await readText(c);
-  if (!text.trim()) {
-    if (emptyIsObject) return {};
-    throw errors.badRequest("the body is empty; send a JSON object");
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw errors.malformedJson(error instanceof Error ? error.message : String(error));
-  }
+  const value = await readJson(c, emptyIsObject ? {} : undefined);
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw errors.badRequest(`the body must be a JSON object, not ${Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`}`, "");
   const object = value as Record<string, unknown>;
   if (fields) {
@@ -33,6 +23,23 @@ export async function readObject(c: Context, fields: readonly string[] | null, e
     if (unknown.length) throw errors.badRequest(`unknown member \`${unknown[0]}\`; this route takes ${fields.length ? fields.map((f) => `\`${f}\``).join(", ") : "no members"}`, `/${unknown[0]}`);
   }
   return object;
+}
+
+/**
+ * The JSON body, whatever value it is (for routes whose checker judges the value itself); an
+ * empty body is `whenEmpty`, or a 400 when that is undefined.
+ */
+export async function readJson(c: Context, whenEmpty?: unknown): Promise<unknown> {
+  const text = await readText(c);
+  if (!text.trim()) {
+    if (whenEmpty !== undefined) return whenEmpty;
+    throw errors.badRequest("the body is empty; send a JSON object");
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw errors.malformedJson(error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** Routes that take no body: an empty body or `{}` (clients often send one). */

@@ -8,6 +8,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { WorkflowsService, type ServiceOptions } from "./service.js";
+import { SIGNALS_BASE_PATH } from "./signals/policy.js";
 
 export interface ServerOptions extends ServiceOptions {
   port?: number;
@@ -17,6 +18,8 @@ export interface ServerOptions extends ServiceOptions {
 export interface RunningServer {
   service: WorkflowsService;
   baseUrl: string;
+  /** `{signals_base_url}` of the Consumer Signals API: the base URL plus its base path. */
+  signalsBaseUrl: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -35,6 +38,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     service,
     baseUrl: `http://${host}:${address.port}`,
+    signalsBaseUrl: `http://${host}:${address.port}${SIGNALS_BASE_PATH}`,
     port: address.port,
     stop: () =>
       (stopping ??= new Promise<void>((resolve) => {

@@ -16,6 +16,8 @@ import { mockResponseFor, OPEN_NODE_STATES, partDelayMs, planRun, subjectsOf, ty
 import { Store, type Row } from "./store.js";
 import type { CreateWorkflowResponse, PartsResponse, PublishResponse, ResolveSubjectsResponse, Run, RunChangeResponse, RunListResponse, RunSummary, SaveVersionResponse, ValidateDefinitionResponse } from "@wfkit/client";
 import { resolveHints } from "./subjects.js";
+import { SIGNALS_TABLES, SignalsService } from "./signals/service.js";
+import { DEFAULT_AI_LIMIT, type AiLimit } from "./signals/policy.js";
 
 export interface ServiceOptions {
   /** The database file; in memory when absent. */
@@ -26,6 +28,8 @@ export interface ServiceOptions {
   clock?: Clock;
   /** The admin surface's token; a random one when absent. */
   adminToken?: string;
+  /** The Consumer Signals AI endpoints' shared limit per user (default 10 per 60 s). */
+  signalsAiLimit?: AiLimit;
 }
 
 export interface Account {
@@ -41,6 +45,12 @@ export interface User {
   id: string;
   accountId: string;
   organisationId: string | null;
+}
+
+/** A Consumer Signals alert token as issued (shown once, like a key). */
+export interface IssuedAlertToken {
+  user: string;
+  token: string;
 }
 
 /** A key as issued: the full secret is shown here once and never again. */
@@ -68,8 +78,13 @@ export class WorkflowsService {
   readonly faults: Faults = { usage: null, resolverDown: false };
   /** The keys the seed made, with their secrets (kept so that a reset makes the same keys). */
   issuedKeys: IssuedKey[] = [];
+  /** The alert tokens the seed made, in its order (kept, like the keys, for a reset). */
+  issuedAlertTokens: IssuedAlertToken[] = [];
+  /** The Consumer Signals API: alerts, views, alert tokens, the AI limit. */
+  readonly signals: SignalsService;
   private readonly seed: Seed;
   private readonly seedSecrets = new Map<string, string>();
+  private readonly seedAlertTokens = new Map<number, string>();
 
   private constructor(
     readonly store: Store,
@@ -81,6 +96,7 @@ export class WorkflowsService {
     this.seed = options.seed ?? DEFAULT_SEED;
     this.adminToken = options.adminToken ?? `wfa_${newSecret()}`;
     this.auth = new Authenticator(store, this.clock, this.sessionSecret());
+    this.signals = new SignalsService(store, this.clock, this.auth, options.signalsAiLimit ?? DEFAULT_AI_LIMIT);
   }
 
   static async create(options: ServiceOptions = {}): Promise<WorkflowsService> {
@@ -125,6 +141,7 @@ export class WorkflowsService {
     const seed = this.seed;
     const now = this.clock.now();
     const issued: IssuedKey[] = [];
+    const issuedAlertTokens: IssuedAlertToken[] = [];
     this.store.transaction(() => {
       for (const account of seed.accounts)
         this.store.run("INSERT INTO accounts (id, plan, region, acceptance_outstanding, allowance_minor_units) VALUES (?, ?, ?, ?, ?)", [
@@ -143,8 +160,15 @@ export class WorkflowsService {
         issued.push({ id: key.id, key: formatApiKey(key.id, secret), ...(key.role ? { role: key.role } : {}) });
       }
       for (const token of seed.oauthTokens ?? []) this.store.run("INSERT INTO oauth_tokens (token_hash, user_id) VALUES (?, ?)", [sha256(token.token), token.user]);
+      (seed.alertTokens ?? []).forEach((entry, i) => {
+        const token = entry.token ?? this.seedAlertTokens.get(i) ?? SignalsService.newAlertToken();
+        this.seedAlertTokens.set(i, token);
+        this.signals.insertAlertToken(entry.user, token);
+        issuedAlertTokens.push({ user: entry.user, token });
+      });
     });
     this.issuedKeys = issued;
+    this.issuedAlertTokens = issuedAlertTokens;
   }
 
   /**
@@ -155,6 +179,21 @@ export class WorkflowsService {
     this.issuedKeys = (this.seed.apiKeys ?? [])
       .filter((key) => key.secret !== undefined && this.store.get("SELECT id FROM api_keys WHERE id = ?", [key.id]))
       .map((key) => ({ id: key.id, key: formatApiKey(key.id, key.secret!), ...(key.role ? { role: key.role } : {}) }));
+    this.issuedAlertTokens = (this.seed.alertTokens ?? [])
+      .filter((entry) => entry.token !== undefined && this.signals.hasAlertToken(entry.token))
+      .map((entry) => ({ user: entry.user, token: entry.token! }));
+  }
+
+  /**
+   * What `wfkit serve --json` reports for the Consumer Signals API: the seed's first alert
+   * token (null when its random secret was shown at an earlier start) and a new JWT for that
+   * token's user (else the seed's first user), so the two credentials are one user's.
+   */
+  signalsCredentials(): { jwt: string | null; alertToken: string | null } {
+    const first = this.seed.alertTokens?.[0];
+    const userId = first?.user ?? this.seed.users[0]?.id;
+    const alertToken = this.seedAlertTokens.get(0) ?? (first?.token !== undefined && this.signals.hasAlertToken(first.token) ? first.token : null);
+    return { jwt: userId !== undefined && this.user(userId) ? this.auth.issueSession(userId) : null, alertToken };
   }
 
   private insertKey(id: string, secret: string, userId: string, products: string[], scopes: string[], expiresAt: number | null, ipAllowlist: string[], label: string, now: number): void {
@@ -437,9 +476,10 @@ export class WorkflowsService {
   reset(): void {
     this.clock.clear();
     this.store.transaction(() => {
-      for (const table of ["idempotency_keys", "mock_counters", "runs", "versions", "workflows", "oauth_tokens", "api_keys", "users", "organisations", "accounts"]) this.store.run(`DELETE FROM ${table}`);
+      for (const table of [...SIGNALS_TABLES, "idempotency_keys", "mock_counters", "runs", "versions", "workflows", "oauth_tokens", "api_keys", "users", "organisations", "accounts"]) this.store.run(`DELETE FROM ${table}`);
     });
     this.auth.clearCache();
+    this.signals.limiter.clear();
     this.faults.usage = null;
     this.faults.resolverDown = false;
     this.applySeed();
@@ -471,7 +511,7 @@ export class WorkflowsService {
   /** A new API key; refused for an account whose plan has no API access (it cannot create keys). */
   createKey(request: { userId: string; scopes: string[]; products?: string[]; expiresAt?: number | null; ipAllowlist?: string[] }): IssuedKey {
     const user = this.user(request.userId);
-    if (!user) throw new ApiError(404, { error: "user_not_found", message: `There is no user ${request.userId}.` });
+    if (!user) throw errors.userNotFound(request.userId);
     const account = this.account(user.accountId)!;
     if (!planHas(account.plan, "workflows_api")) throw errors.planRequired("workflows_api", account.plan);
     const bad = (request.ipAllowlist ?? []).find((entry) => !validIpAllowlistEntry(entry));
@@ -485,14 +525,14 @@ export class WorkflowsService {
   }
 
   createOauthToken(userId: string): string {
-    if (!this.user(userId)) throw new ApiError(404, { error: "user_not_found", message: `There is no user ${userId}.` });
+    if (!this.user(userId)) throw errors.userNotFound(userId);
     const token = `wfo_${newSecret()}`;
     this.store.transaction(() => this.store.run("INSERT INTO oauth_tokens (token_hash, user_id) VALUES (?, ?)", [sha256(token), userId]));
     return token;
   }
 
   createSession(userId: string): string {
-    if (!this.user(userId)) throw new ApiError(404, { error: "user_not_found", message: `There is no user ${userId}.` });
+    if (!this.user(userId)) throw errors.userNotFound(userId);
     return this.auth.issueSession(userId);
   }
 }

@@ -18,6 +18,10 @@ describe("seed file", () => {
     expect(bad({ accounts: [{ id: "a", plan: "browser" }], users: [{ id: "u", account: "a" }], apiKeys: [{ id: "k", user: "v", scopes: [] }] })).toThrow(/\/apiKeys\/0\/user: no user `v`/);
     expect(bad({ accounts: [{ id: "a", plan: "browser" }], users: [{ id: "u", account: "a" }], apiKeys: [{ id: "k", user: "u", scopes: [], expiresAt: "soon" }] })).toThrow(/expiresAt: `soon` is not a date/);
     expect(bad({ accounts: [], users: [] })).toThrow(ConfigFileError);
+    const withTokens = (alertTokens: unknown) => bad({ accounts: [{ id: "a", plan: "starter" }], users: [{ id: "u", account: "a" }], alertTokens });
+    expect(withTokens([{ user: "v" }])).toThrow(/\/alertTokens\/0\/user: no user `v`/);
+    expect(withTokens([{ user: "u", token: "wfat_0123456789abcdef" }, { user: "u", token: "wfat_0123456789abcdef" }])).toThrow(/\/alertTokens\/1\/token: this token is declared twice/);
+    expect(withTokens([{ user: "u", token: "secret" }])).toThrow(/\/alertTokens\/0\/token: must match pattern/);
   });
 
   it("is described by its published schema", () => {

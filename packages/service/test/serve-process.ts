@@ -5,7 +5,8 @@ import { bin } from "../../cli/test/built-cli.js";
 
 export interface Served {
   baseUrl: string;
-  keys: { read: string | null; write: string | null };
+  signalsBaseUrl: string;
+  keys: { read: string | null; write: string | null; jwt: string | null; alertToken: string | null };
   adminToken: string;
   child: ChildProcess;
   stderr: () => string;
@@ -27,7 +28,7 @@ export function serve(args: readonly string[], cwd?: string): Promise<Served> {
     }, 30_000);
     lines.once("line", (line) => {
       clearTimeout(timer);
-      const first = JSON.parse(line) as Pick<Served, "baseUrl" | "keys" | "adminToken">;
+      const first = JSON.parse(line) as Pick<Served, "baseUrl" | "signalsBaseUrl" | "keys" | "adminToken">;
       resolve({
         ...first,
         child,

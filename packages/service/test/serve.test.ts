@@ -12,6 +12,7 @@ import { defaultCatalogue, validateDefinition } from "@wfkit/core";
 import { bin, ensureBuilt, runCli } from "../../cli/test/built-cli.js";
 import { http, serve, type Served } from "./serve-process.js";
 import { example } from "./helpers.js";
+import { signalsServer } from "./signals-server.js";
 import type { Seed } from "../src/index.js";
 
 const V1 = "/api/v1/workflows";
@@ -50,6 +51,7 @@ const seed: Seed = {
     { id: "small", user: "sam", scopes: ["write:workflows"], secret: secret("small") },
     { id: "signals", user: "alice", scopes: ["write:workflows"], products: ["product_signals"], secret: secret("signals") },
   ],
+  alertTokens: [{ user: "alice", token: `wfat_${secret("alert")}` }],
 };
 const mocks = {
   delayMs: 20,
@@ -100,10 +102,30 @@ describe("wfkit serve over HTTP", () => {
     server = await start();
   });
 
-  it("prints {baseUrl, keys, adminToken} first, with the seed's read and write keys", () => {
+  it("prints {baseUrl, signalsBaseUrl, keys, adminToken} first, with the seed's keys, a JWT and the alert token", () => {
     expect(server.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.keys).toEqual({ read: key("read"), write: key("write") });
+    expect(server.signalsBaseUrl).toBe(`${server.baseUrl}/signals`);
+    expect(server.keys).toEqual({ read: key("read"), write: key("write"), jwt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), alertToken: `wfat_${secret("alert")}` });
+    expect(JSON.parse(Buffer.from(server.keys.jwt!.split(".")[1]!, "base64url").toString("utf8"))).toMatchObject({ sub: "alice" });
     expect(server.adminToken).toMatch(/^wfa_/);
+  });
+
+  it("serves the Consumer Signals API with the printed JWT and alert token, from the same sample data in every process", async () => {
+    const { signalsBaseUrl, keys } = server;
+    const history = await fetch(`${signalsBaseUrl}/api/history?from=2025-01-01&to=2025-12-31`, { headers: { Authorization: `Bearer ${keys.jwt}` } });
+    expect(history.status).toBe(200);
+    expect(history.headers.get("Wfkit-Sample-Data")).toBe("true");
+    // The same answer from a service in this process: the data set is deterministic.
+    const here = await signalsServer();
+    try {
+      expect(await history.json()).toEqual((await here.call("GET", "/api/history?from=2025-01-01&to=2025-12-31")).body);
+    } finally {
+      await here.stop();
+    }
+    const view = await fetch(`${signalsBaseUrl}/api/views`, { method: "POST", headers: { "X-Alert-Token": keys.alertToken!, "Content-Type": "application/json" }, body: JSON.stringify({ name: "v", geography: "US", driver_ids: [], question: "q" }) });
+    expect(view.status).toBe(201);
+    const listed = await fetch(`${signalsBaseUrl}/api/views`, { headers: { "X-Alert-Token": keys.alertToken! } });
+    expect(((await listed.json()) as { id: string }[]).map((v) => v.id)).toEqual([((await view.json()) as { id: string }).id]);
   });
 
   it("serves every endpoint", async () => {
@@ -274,6 +296,26 @@ describe("wfkit serve --db", () => {
 });
 
 describe("wfkit serve's files and flags", () => {
+  it("takes the AI endpoints' limit from --signals-ai-limit, and keeps a fixed alert token known across a restart", async () => {
+    const db = file("signals.db");
+    const served = await start(["--signals-ai-limit", "2/60s", "--db", db]);
+    const ask = () => http(served.signalsBaseUrl, "POST", "/api/analyze", served.keys.jwt, {});
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("X-RateLimit-Limit")).toBe("2");
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await served.stop("SIGTERM")).toBe(0);
+    const reopened = await start(["--db", db]);
+    expect(reopened.keys.alertToken).toBe(`wfat_${secret("alert")}`);
+    expect((await http(reopened.signalsBaseUrl, "GET", "/api/alerts", null, undefined, { "X-Alert-Token": reopened.keys.alertToken! })).status).toBe(200);
+    // The default limit again: not kept in the database.
+    for (let i = 0; i < 10; i++) expect((await http(reopened.signalsBaseUrl, "POST", "/api/analyze", reopened.keys.jwt, {})).status).toBe(200);
+    expect((await http(reopened.signalsBaseUrl, "POST", "/api/analyze", reopened.keys.jwt, {})).status).toBe(429);
+    await reopened.stop();
+  });
+
   it("prints the base URL, the persistence mode and the seeded keys for people, serves --catalogue's subjects, and stops on SIGINT", async () => {
     const catalogue = { ...defaultCatalogue, subjects: [{ canonicalId: "cmp_acme", kind: "company", label: "Acme Foods plc", identifiers: [{ type: "ticker", value: "ACME.L" }] }] };
     writeFileSync(file("catalogue.json"), JSON.stringify(catalogue));
@@ -289,6 +331,9 @@ describe("wfkit serve's files and flags", () => {
     const baseUrl = /the Workflows API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(stdout)?.[1];
     expect(baseUrl).toBeDefined();
     expect(stdout).toMatch(/data: +in memory/);
+    expect(stdout).toContain(`Consumer Signals API (SAMPLE data) at ${baseUrl}/signals/api; AI endpoints limited to 10 per 1 min per user`);
+    expect(stdout).toMatch(/signals JWT \(12 hours\): [\w-]+\.[\w-]+\.[\w-]+\n/);
+    expect(stdout).toMatch(/alert token: wfat_\w+/);
     expect(stdout).toMatch(/admin token: wfa_/);
     const readKey = /read +(wfk_read_\S+)/.exec(stdout)?.[1];
     expect(stdout).toMatch(/write +wfk_write_\S+/);
@@ -311,6 +356,9 @@ describe("wfkit serve's files and flags", () => {
     expect(mockResult.status).toBe(2);
     expect(mockResult.stderr).toMatch(/\/cases\/a\/parts\/pack\/1: part `pack` produces `pack.report`/);
     expect(runCli(["serve", "--port", "x"]).status).toBe(2);
+    const limit = runCli(["serve", "--port", "0", "--signals-ai-limit", "ten a minute"]);
+    expect(limit.status).toBe(2);
+    expect(limit.stderr).toMatch(/--signals-ai-limit: `ten a minute` is not a limit; write MAX\/WINDOW/);
     const missing = runCli(["serve", "--port", "0", "--db", file("no/such/dir/service.db")]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/cannot use .*service\.db as the database: its directory does not exist/);

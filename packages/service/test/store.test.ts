@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { journalPath, Store, StoreError } from "../src/index.js";
 import { MIGRATIONS } from "../src/migrations.js";
+import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
 
 const directories: string[] = [];
 function databaseFile(): string {
@@ -113,6 +114,26 @@ describe("store", () => {
     await expect(Store.open(file)).rejects.toThrow(StoreError);
     await expect(Store.open(file)).rejects.toThrow(new RegExp(`schema version ${MIGRATIONS.length + 1}, written by a newer wfkit.*Upgrade wfkit`));
     expect(readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it("brings a database of an older schema up to date, keeping its data (version 1, before the Consumer Signals tables)", async () => {
+    const file = databaseFile();
+    const SQL = await initSqlJs();
+    const old = new SQL.Database();
+    for (const sql of MIGRATIONS[0]!) old.run(sql);
+    old.run("INSERT INTO meta (key, value) VALUES ('schema_version', '1')");
+    old.run("INSERT INTO accounts (id, plan, region, allowance_minor_units) VALUES ('kept', 'professional', 'eu', 10)");
+    writeFileSync(file, old.export());
+    old.close();
+    const store = await Store.open(file);
+    expect(store.schemaVersion).toBe(MIGRATIONS.length);
+    expect(accountIds(store)).toEqual(["kept"]);
+    for (const table of ["alert_tokens", "alerts", "saved_views"]) expect(store.all(`SELECT count(*) AS n FROM ${table}`)).toEqual([{ n: 0 }]);
+    store.close();
+    // The migration was made durable with the rest: a second start finds nothing to do.
+    const again = await Store.open(file);
+    expect(again.schemaVersion).toBe(MIGRATIONS.length);
+    again.close();
   });
 
   it("refuses a file that is not a database", async () => {

@@ -1,4 +1,4 @@
-/** `wfkit serve`: the Workflows API on a local port (@wfkit/service). */
+/** `wfkit serve`: the Workflows API and the Consumer Signals API (sample data) on a local port (@wfkit/service). */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { booleanFlag, countFlag, parseCommandArgs, stringFlag } from "../args.js";
@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { serveSpec } from "./specs.js";
 
 type ServiceModule = typeof import("@wfkit/service");
+type AiLimit = import("@wfkit/service").AiLimit;
 
 function readJsonFile(file: string, what: string, io: Io): { value: unknown; shown: string } {
   const shown = displayPathOf(file, io.cwd);
@@ -36,6 +37,7 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
     const value = stringFlag(args, flag);
     return value === undefined ? undefined : path.resolve(io.cwd, value);
   };
+  const limitText = stringFlag(args, "signals-ai-limit");
   const dbFile = resolve("db");
   const catalogueFile = resolve("catalogue");
 
@@ -55,10 +57,16 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
   };
   const seed = load("seed", "seed file", service.loadSeed);
   const mocks = load("mocks", "mock file", (value, shown) => service.loadMocks(value, shown, catalogue));
+  let signalsAiLimit: AiLimit | undefined;
+  if (limitText !== undefined) {
+    const parsed = service.parseAiLimit(limitText);
+    if (!parsed.ok) throw new UsageError(`--signals-ai-limit: ${parsed.message}`, "serve");
+    signalsAiLimit = parsed.limit;
+  }
 
   let server: Awaited<ReturnType<ServiceModule["startServer"]>>;
   try {
-    server = await service.startServer({ port, hostname, ...(dbFile ? { db: dbFile } : {}), ...(seed ? { seed } : {}), catalogue, ...(mocks ? { mocks } : {}) });
+    server = await service.startServer({ port, hostname, ...(dbFile ? { db: dbFile } : {}), ...(seed ? { seed } : {}), catalogue, ...(mocks ? { mocks } : {}), ...(signalsAiLimit ? { signalsAiLimit } : {}) });
   } catch (error) {
     if (error instanceof service.StoreError) throw new CliError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
@@ -70,16 +78,28 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
 
   const keys = server.service.issuedKeys;
   const keyFor = (role: "read" | "write") => keys.find((key) => key.role === role)?.key ?? null;
+  const signals = server.service.signalsCredentials();
+  const limit = server.service.signals.limiter.limit;
   if (json) {
-    io.stdout.write(JSON.stringify({ baseUrl: server.baseUrl, keys: { read: keyFor("read"), write: keyFor("write") }, adminToken: server.service.adminToken }) + "\n");
+    io.stdout.write(
+      JSON.stringify({
+        baseUrl: server.baseUrl,
+        signalsBaseUrl: server.signalsBaseUrl,
+        keys: { read: keyFor("read"), write: keyFor("write"), jwt: signals.jwt, alertToken: signals.alertToken },
+        adminToken: server.service.adminToken,
+      }) + "\n",
+    );
   } else {
     const persistence = dbFile ? `${displayPathOf(dbFile, io.cwd)} (every acknowledged change is on disk)` : "in memory (gone when it stops; --db FILE keeps it)";
     const lines = [
       `wfkit serve: the Workflows API at ${server.baseUrl}/api/v1`,
+      `  Consumer Signals API (SAMPLE data) at ${server.signalsBaseUrl}/api; AI endpoints limited to ${limit.max} per ${formatWindow(limit.windowMs)} per user`,
       `  data:        ${persistence}`,
       `  admin token: ${server.service.adminToken}  (${server.baseUrl}/__admin, loopback only)`,
       keys.length ? "  API keys (shown once; only their hash is kept):" : "  API keys: none new (keys seeded earlier were shown when they were made)",
       ...keys.map((key) => `    ${(key.role ?? key.id).padEnd(6)} ${key.key}`),
+      `  signals JWT (12 hours): ${signals.jwt ?? "none (the seed has no users)"}`,
+      `  alert token: ${signals.alertToken ?? "none new (a token seeded earlier was shown when it was made)"}`,
       "Stop with Ctrl-C.",
     ];
     io.stdout.write(lines.join("\n") + "\n");
@@ -95,6 +115,10 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
     process.on("SIGINT", stop).on("SIGTERM", stop);
   });
   return 0;
+}
+
+function formatWindow(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000} min` : ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 function isLoopbackHost(host: string): boolean {

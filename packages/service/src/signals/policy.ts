@@ -1,0 +1,34 @@
+/**
+ * The Consumer Signals side's fixed choices. The reference leaves these open ("not shown");
+ * each is made here, once, and listed in docs/signals.md ("The local service").
+ */
+import type { PlanName } from "../policy.js";
+
+/** Where the Consumer Signals API is served: `{signals_base_url}` is the service's base URL plus this. */
+export const SIGNALS_BASE_PATH = "/signals";
+
+/** Every data response carries this header: the data is wfkit's sample, not real signals. */
+export const SAMPLE_DATA_HEADER = "Wfkit-Sample-Data";
+
+/** Plans whose users are "higher-tier subscribers": their signals carry `patternConditions` and `historicalContext`. */
+export const DETAIL_PLANS: readonly PlanName[] = ["professional", "enterprise"];
+
+/** The shared limit of the AI endpoints, from the reference; `--signals-ai-limit` changes it. */
+export interface AiLimit {
+  max: number;
+  windowMs: number;
+}
+export const DEFAULT_AI_LIMIT: AiLimit = { max: 10, windowMs: 60_000 };
+
+/** Alert tokens are `wfat_<secret>`; only their SHA-256 is stored. */
+export const ALERT_TOKEN_PREFIX = "wfat_";
+
+/** A period of `GET /api/signals?periods=N` is a week (signals are computed weekly, as the briefing is). */
+export const PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
+export const MAX_PERIODS = 52;
+
+/** `GET /api/history`'s default `from`, from the reference. */
+export const HISTORY_DEFAULT_FROM = "2020-01-01";
+
+/** An alert created without `geography` watches the API's default geography. */
+export const DEFAULT_GEOGRAPHY = "US";

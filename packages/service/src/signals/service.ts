@@ -1,0 +1,189 @@
+/**
+ * The Consumer Signals API's state and rules, apart from HTTP: who a credential is, alert
+ * tokens, alerts and saved views (in the service's database, so they outlive a restart), and
+ * the AI endpoints' limit. Alert and view bodies are judged by @wfkit/core's
+ * `validateAlertBody` / `validateViewBody` and nothing else: the service accepts exactly what
+ * `wfkit check` passes.
+ */
+import { randomBytes } from "node:crypto";
+import { validateAlertBody, validateViewBody } from "@wfkit/core";
+import { CredentialRefused, newSecret, sha256, type Authenticator } from "../auth.js";
+import type { Clock } from "../clock.js";
+import type { Row, Store } from "../store.js";
+import { signalsErrors } from "./errors.js";
+import { AiRateLimiter } from "./limiter.js";
+import { ALERT_TOKEN_PREFIX, DEFAULT_GEOGRAPHY, DETAIL_PLANS, type AiLimit } from "./policy.js";
+import type { Alert, Geography, SavedView } from "./types.js";
+
+/** The signals tables, children first: what an admin reset empties before the users. */
+export const SIGNALS_TABLES = ["alerts", "saved_views", "alert_tokens"] as const;
+
+export interface SignalsCaller {
+  userId: string;
+  /** A higher-tier subscriber: signals carry `patternConditions` and `historicalContext`. */
+  detail: boolean;
+}
+
+const ISO = (ms: number) => new Date(ms).toISOString();
+const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
+
+export class SignalsService {
+  readonly limiter: AiRateLimiter;
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly auth: Authenticator,
+    limit: AiLimit,
+  ) {
+    this.limiter = new AiRateLimiter(clock, limit);
+  }
+
+  // ---- credentials ------------------------------------------------------------------------
+
+  /** The user behind `Authorization: Bearer <JWT>`: a session token this service signed, for a user that exists. */
+  jwtCaller(header: string | undefined, clientIp: string): SignalsCaller {
+    if (!header) throw signalsErrors.unauthenticated("jwt", "No credential was sent");
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw signalsErrors.unauthenticated("jwt", "The Authorization header is not `Bearer <JWT>`");
+    const credential = match[1]!;
+    if (credential.split(".").length !== 3) throw signalsErrors.unauthenticated("jwt", "The credential is not a JWT (API keys and OAuth access tokens are for the Workflows API)");
+    let userId: string;
+    try {
+      const caller = this.auth.caller(credential, clientIp);
+      if (caller.kind !== "session") throw new CredentialRefused("The credential is not a JWT");
+      userId = caller.userId;
+    } catch (error) {
+      if (error instanceof CredentialRefused) throw signalsErrors.unauthenticated("jwt", error.message);
+      throw error;
+    }
+    const account = this.store.get("SELECT a.plan FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.id = ?", [userId]);
+    if (!account) throw signalsErrors.unauthenticated("jwt", "The JWT's user no longer exists");
+    return { userId, detail: (DETAIL_PLANS as readonly string[]).includes(String(account.plan)) };
+  }
+
+  /** The user behind `X-Alert-Token`. */
+  alertTokenCaller(header: string | undefined): SignalsCaller {
+    if (header === undefined || !header.trim()) throw signalsErrors.unauthenticated("alert_token", "No alert token was sent");
+    const row = this.store.get("SELECT t.user_id FROM alert_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?", [sha256(header.trim())]);
+    if (!row) throw signalsErrors.unauthenticated("alert_token", "The alert token is unknown");
+    return { userId: String(row.user_id), detail: false };
+  }
+
+  static newAlertToken(): string {
+    return `${ALERT_TOKEN_PREFIX}${newSecret()}`;
+  }
+
+  /** Stores an alert token's hash; inside the caller's transaction (the seed's). */
+  insertAlertToken(userId: string, token: string): void {
+    this.store.run("INSERT INTO alert_tokens (token_hash, user_id, created_at) VALUES (?, ?, ?)", [sha256(token), userId, this.clock.now()]);
+  }
+
+  /** A new alert token for `userId` (the admin surface: the reference does not show how one is obtained). */
+  createAlertToken(userId: string): string {
+    const token = SignalsService.newAlertToken();
+    this.store.transaction(() => this.insertAlertToken(userId, token));
+    return token;
+  }
+
+  hasAlertToken(token: string): boolean {
+    return this.store.get("SELECT user_id FROM alert_tokens WHERE token_hash = ?", [sha256(token)]) !== undefined;
+  }
+
+  // ---- alerts -----------------------------------------------------------------------------
+
+  /** `POST /api/alerts`: the checker's verdict decides; an accepted alert is stored active. */
+  createAlert(userId: string, body: unknown): Alert {
+    const verdict = validateAlertBody(body);
+    if (!verdict.ok) throw signalsErrors.validation("alert", verdict.faults);
+    const given = verdict.body;
+    const optional = (name: string) => (Object.hasOwn(given, name) ? (given[name] as string | number) : null);
+    const id = newId("alert");
+    this.store.transaction(() =>
+      this.store.run(
+        "INSERT INTO alerts (id, user_id, name, type, condition, threshold, geography, active, email, sector_id, series_key, whatsapp_number, min_consecutive, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)",
+        [
+          id,
+          userId,
+          given.name as string,
+          given.type as string,
+          given.condition as string,
+          optional("threshold"),
+          (optional("geography") as string | null) ?? DEFAULT_GEOGRAPHY,
+          given.email as string,
+          optional("sector_id"),
+          optional("series_key"),
+          optional("whatsapp_number"),
+          optional("min_consecutive"),
+          this.clock.now(),
+        ],
+      ),
+    );
+    return presentAlert(this.store.get("SELECT * FROM alerts WHERE id = ?", [id])!);
+  }
+
+  alerts(userId: string): Alert[] {
+    return this.store.all("SELECT * FROM alerts WHERE user_id = ? ORDER BY created_at, rowid", [userId]).map(presentAlert);
+  }
+
+  // ---- saved views ------------------------------------------------------------------------
+
+  views(userId: string): SavedView[] {
+    return this.store.all("SELECT * FROM saved_views WHERE user_id = ? ORDER BY created_at, rowid", [userId]).map(presentView);
+  }
+
+  /** `POST /api/views`: the checker's verdict decides. */
+  createView(userId: string, body: unknown): SavedView {
+    const verdict = validateViewBody(body);
+    if (!verdict.ok) throw signalsErrors.validation("saved view", verdict.faults);
+    const given = verdict.body;
+    const id = newId("view");
+    this.store.transaction(() =>
+      this.store.run("INSERT INTO saved_views (id, user_id, name, geography, driver_ids, question, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+        id,
+        userId,
+        given.name as string,
+        given.geography as string,
+        JSON.stringify(given.driver_ids),
+        given.question as string,
+        this.clock.now(),
+      ]),
+    );
+    return presentView(this.store.get("SELECT * FROM saved_views WHERE id = ?", [id])!);
+  }
+
+  deleteView(userId: string, id: string): void {
+    if (!this.store.get("SELECT id FROM saved_views WHERE id = ? AND user_id = ?", [id, userId])) throw signalsErrors.viewNotFound(id);
+    this.store.transaction(() => this.store.run("DELETE FROM saved_views WHERE id = ?", [id]));
+  }
+}
+
+/** The reference's alert fields in its order, then the body's optional fields the alert was made with. */
+function presentAlert(row: Row): Alert {
+  const alert: Alert = {
+    id: String(row.id),
+    name: String(row.name),
+    type: String(row.type),
+    condition: String(row.condition),
+    ...(row.threshold !== null ? { threshold: Number(row.threshold) } : {}),
+    geography: String(row.geography),
+    active: Number(row.active) === 1,
+    email: String(row.email),
+    created_at: ISO(Number(row.created_at)),
+  };
+  if (row.sector_id !== null) alert.sector_id = String(row.sector_id);
+  if (row.series_key !== null) alert.series_key = String(row.series_key);
+  if (row.whatsapp_number !== null) alert.whatsapp_number = String(row.whatsapp_number);
+  if (row.min_consecutive !== null) alert.min_consecutive = Number(row.min_consecutive);
+  return alert;
+}
+
+function presentView(row: Row): SavedView {
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    geography: String(row.geography) as Geography,
+    driver_ids: JSON.parse(String(row.driver_ids)) as string[],
+    question: String(row.question),
+  };
+}
