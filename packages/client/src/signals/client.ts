@@ -172,7 +172,7 @@ export class SignalsClient {
   // ---- data (JWT) ------------------------------------------------------------------------
 
   /** Current signals; `geography` defaults to US. */
-  signals(query: SignalsQuery = {}, options: SignalsCallOptions = {}): Promise<SignalsResponse> {
+  async signals(query: SignalsQuery = {}, options: SignalsCallOptions = {}): Promise<SignalsResponse> {
     const path = "/api/signals";
     const request = `GET ${path}`;
     return this.read(path, options, {
@@ -184,14 +184,14 @@ export class SignalsClient {
   }
 
   /** The composite index: summary and drivers; `geography` defaults to US. */
-  cpix(query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<CpixResponse> {
+  async cpix(query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<CpixResponse> {
     const path = "/api/cpix";
     const request = `GET ${path}`;
     return this.read(path, options, { geography: need(checkGeography(query.geography ?? DEFAULT_GEOGRAPHY), request) });
   }
 
   /** The index's history, in chronological order; `from`/`to` are YYYY-MM-DD and must not run backwards. */
-  history(query: HistoryQuery = {}, options: SignalsCallOptions = {}): Promise<HistoryResponse> {
+  async history(query: HistoryQuery = {}, options: SignalsCallOptions = {}): Promise<HistoryResponse> {
     const path = "/api/history";
     const request = `GET ${path}`;
     const geography = need(checkGeography(query.geography ?? DEFAULT_GEOGRAPHY), request);
@@ -199,19 +199,19 @@ export class SignalsClient {
     return this.read(path, options, { geography, from: range.from, to: range.to });
   }
 
-  accuracy(options: SignalsCallOptions = {}): Promise<AccuracyResponse> {
+  async accuracy(options: SignalsCallOptions = {}): Promise<AccuracyResponse> {
     return this.read("/api/signals/accuracy", options);
   }
 
   /** The latest weekly briefing; the service requires `geography`, so the client always sends it (default US). */
-  briefing(query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<Briefing> {
+  async briefing(query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<Briefing> {
     const path = "/api/briefing/latest";
     const request = `GET ${path}`;
     return this.read(path, options, { geography: need(checkGeography(query.geography ?? DEFAULT_GEOGRAPHY), request) });
   }
 
   /** A UK sector's import pressure; the service serves the UK only, so `geography` is UK or left out. */
-  importPressure(sectorId: string, query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<ImportPressure> {
+  async importPressure(sectorId: string, query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<ImportPressure> {
     const label = "GET /api/sectors/{sectorId}/import-pressure";
     const id = need(checkIdentifier(sectorId, "sectorId", "grocery"), label);
     const geography = need(checkGeography(query.geography ?? IMPORT_PRESSURE_GEOGRAPHY, IMPORT_PRESSURE_GEOGRAPHY), label);
@@ -219,17 +219,17 @@ export class SignalsClient {
   }
 
   /** US retail sales from the census; the service serves the US only. */
-  census(query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<CensusResponse> {
+  async census(query: { geography?: Geography } = {}, options: SignalsCallOptions = {}): Promise<CensusResponse> {
     const path = "/api/census-marts";
     const request = `GET ${path}`;
     return this.read(path, options, { geography: need(checkGeography(query.geography ?? CENSUS_GEOGRAPHY, CENSUS_GEOGRAPHY), request) });
   }
 
-  housing(options: SignalsCallOptions = {}): Promise<HousingResponse> {
+  async housing(options: SignalsCallOptions = {}): Promise<HousingResponse> {
     return this.read("/api/housing", options);
   }
 
-  macro(options: SignalsCallOptions = {}): Promise<MacroResponse> {
+  async macro(options: SignalsCallOptions = {}): Promise<MacroResponse> {
     return this.read("/api/macro", options);
   }
 
@@ -240,23 +240,23 @@ export class SignalsClient {
    * nothing is sent (`body-invalid`, every fault attached); warnings do not stop it, and
    * unknown fields are sent as written. `$schema` (editor metadata) is left out.
    */
-  createAlert(body: AlertBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<Alert> {
+  async createAlert(body: AlertBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<Alert> {
     const request = "POST /api/alerts";
     const checked = need(checkBody(validateAlertBody(body), "alert"), request);
     return this.call({ method: "POST", path: "/api/alerts", body: checked, auth: "alert-token", signal: options.signal });
   }
 
   /** `GET /api/alerts` exists, but its query and answer are not shown: the answer's JSON as sent. */
-  alerts(options: SignalsCallOptions = {}): Promise<unknown> {
+  async alerts(options: SignalsCallOptions = {}): Promise<unknown> {
     return this.call({ method: "GET", path: "/api/alerts", auth: "alert-token", signal: options.signal });
   }
 
-  views(options: SignalsCallOptions = {}): Promise<SavedView[]> {
+  async views(options: SignalsCallOptions = {}): Promise<SavedView[]> {
     return this.call({ method: "GET", path: "/api/views", auth: "alert-token", signal: options.signal });
   }
 
   /** Creates a saved view, its body judged by @wfkit/core's view rules first (as `createAlert`). */
-  createView(body: ViewBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<SavedView> {
+  async createView(body: ViewBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<SavedView> {
     const request = "POST /api/views";
     const checked = need(checkBody(validateViewBody(body), "saved view"), request);
     return this.call({ method: "POST", path: "/api/views", body: checked, auth: "alert-token", signal: options.signal });
@@ -271,12 +271,12 @@ export class SignalsClient {
   // ---- AI (JWT, one shared limit) --------------------------------------------------------
 
   /** `POST /api/investigate`; its payload and answer are not shown in the reference. */
-  investigate<T = unknown>(payload: AiRequestBody, options: AiCallOptions = {}): Promise<AiResult<T>> {
+  async investigate<T = unknown>(payload: AiRequestBody, options: AiCallOptions = {}): Promise<AiResult<T>> {
     return this.aiJson<T>("/api/investigate", payload, options);
   }
 
   /** `POST /api/analyze`; its payload and answer are not shown in the reference. */
-  analyze<T = unknown>(payload: AiRequestBody, options: AiCallOptions = {}): Promise<AiResult<T>> {
+  async analyze<T = unknown>(payload: AiRequestBody, options: AiCallOptions = {}): Promise<AiResult<T>> {
     return this.aiJson<T>("/api/analyze", payload, options);
   }
 

@@ -97,12 +97,13 @@ export class AiRateLimiter {
   }
 
   /**
-   * Waits until a request may be sent, then counts it as sent and resolves with the time
-   * waited (ms). Rejects with `LimiterDeadlineError`, counting nothing, when the request could
+   * Waits until a request may be sent (its turn, then a free place in the window), then
+   * counts it as sent and resolves with the time waited since the call (ms). Rejects with `LimiterDeadlineError`, counting nothing, when the request could
    * go only after `deadline`; rejects when `signal` aborts.
    */
   acquire(deadline: number, signal?: AbortSignal): Promise<number> {
-    const turn = this.tail.then(() => this.waitForSlot(deadline, signal));
+    const asked = this.timing.now();
+    const turn = this.tail.then(() => this.waitForSlot(deadline, signal)).then(() => this.timing.now() - asked);
     this.tail = turn.catch(() => undefined);
     return turn;
   }
@@ -121,8 +122,7 @@ export class AiRateLimiter {
     return ready;
   }
 
-  private async waitForSlot(deadline: number, signal: AbortSignal | undefined): Promise<number> {
-    let waited = 0;
+  private async waitForSlot(deadline: number, signal: AbortSignal | undefined): Promise<void> {
     // Each pass either sends or sleeps until the earliest time it could; a pause set by a 429
     // meanwhile moves that time, so it looks again after every sleep.
     for (;;) {
@@ -131,11 +131,10 @@ export class AiRateLimiter {
       const ready = this.readyAt();
       if (ready <= now) {
         if (this.limit) this.sent.push(now);
-        return waited;
+        return;
       }
       if (ready > deadline) throw new LimiterDeadlineError(ready);
       await this.timing.sleep(ready - now, signal);
-      waited += this.timing.now() - now;
     }
   }
 
