@@ -44,7 +44,7 @@ export function clientFor(args: ParsedArgs, io: Io, command: string): Omit<Remot
 }
 
 /** How long retries may take in all: `WFKIT_RETRY_BUDGET_MS` (for CI), else 20 s. */
-function retryBudgetMs(io: Io): number {
+export function retryBudgetMs(io: Io): number {
   const value = io.env.WFKIT_RETRY_BUDGET_MS;
   return value !== undefined && /^\d{1,7}$/.test(value) ? Number(value) : 20_000;
 }
