@@ -50,7 +50,7 @@ export interface BlockChartOptions {
   unicode: boolean;
   /** How the axis labels (the lowest and highest value) are written. */
   format: (value: number) => string;
-  /** Under the chart: the first and the last point's labels (dates), at its two ends. */
+  /** Under the chart: the first and the last point's labels (dates), at its two ends, where they fit. */
   ends?: [string, string];
   /** Applied to the bars (a colour), not to the labels. */
   paint?: (bars: string) => string;
@@ -90,8 +90,9 @@ export function blockChart(values: readonly number[], options: BlockChartOptions
   if (options.ends) {
     const [first, last] = options.ends;
     const gap = columns.length - first.length - last.length;
-    const under = gap >= 1 ? `${first}${" ".repeat(gap)}${last}` : first;
-    lines.push(`${" ".repeat(labelWidth + 2)}${under}`);
+    // Both ends when they fit under the bars, else the first alone, else none.
+    const under = gap >= 1 ? `${first}${" ".repeat(gap)}${last}` : first.length <= columns.length ? first : "";
+    if (under) lines.push(`${" ".repeat(labelWidth + 2)}${under}`);
   }
   return lines;
 }
