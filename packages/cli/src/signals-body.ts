@@ -5,12 +5,16 @@
  * is never sent (exit 1). The file must be recognised as that body the way `wfkit check`
  * recognises it (core's `bodyKindOf`: its name, then `$schema`).
  */
+import type { SignalsClient } from "@wfkit/client";
 import { defaultCatalogue } from "@wfkit/core";
+import { stringFlag, type ParsedArgs } from "./args.js";
 import { checkSource } from "./check-file.js";
 import { ConfigResolver } from "./config.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { printable } from "./printable.js";
+import { printJson } from "./remote.js";
+import { connectSignals, reportingSignalsRefusals } from "./signals-remote.js";
 import { errorCount, printFaults } from "./single-source.js";
 import { readSourceInput } from "./source-input.js";
 
@@ -45,4 +49,28 @@ export async function checkedBodyFile(positionals: readonly string[], io: Io, ki
     return undefined;
   }
   return checked.definition as Record<string, unknown>;
+}
+
+/**
+ * `alerts create FILE` and `views create FILE`: check the body (its faults need neither the
+ * service nor a credential), then send it with the alert token and show what was made.
+ */
+export async function createFromBodyFile<T>(
+  args: ParsedArgs,
+  io: Io,
+  files: readonly string[],
+  kind: BodyFileKind,
+  command: string,
+  send: (client: SignalsClient, body: Record<string, unknown>) => Promise<T>,
+  show: (created: T) => { json: Record<string, unknown>; text: string },
+): Promise<number> {
+  const body = await checkedBodyFile(files, io, kind, command, stringFlag(args, "config"));
+  if (!body) return 1;
+  const remote = connectSignals(args, io, command, "alert-token");
+  return reportingSignalsRefusals(io, remote, command, async () => {
+    const shown = show(await send(remote.client, body));
+    if (remote.format === "json") printJson(io, shown.json);
+    else io.stdout.write(shown.text);
+    return 0;
+  });
 }

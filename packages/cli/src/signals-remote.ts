@@ -11,12 +11,12 @@
  */
 import path from "node:path";
 import { isSignalsError, SignalsApiError, SignalsClient, SignalsNetworkError, SignalsRateLimitError, SignalsRequestError, type SignalsError } from "@wfkit/client";
-import { isServiceUrl, readRegularFile } from "@wfkit/project";
+import { readRegularFile } from "@wfkit/project";
 import { booleanFlag, stringFlag, type ParsedArgs } from "./args.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { printable } from "./printable.js";
-import { outputFormat, printJson, retryBudgetMs, type OutputFormat } from "./remote.js";
+import { outputFormat, printJson, retryBudgetMs, serviceUrlOf, type OutputFormat } from "./remote.js";
 
 /** Which credential a command's endpoints take. */
 export type SignalsCredential = "jwt" | "alert-token";
@@ -58,16 +58,8 @@ export function connectSignals(args: ParsedArgs, io: Io, command: string, creden
 }
 
 function signalsBaseUrl(args: ParsedArgs, io: Io, command: string): string {
-  const flag = stringFlag(args, "base-url");
-  if (flag !== undefined) {
-    if (!isServiceUrl(flag)) throw new UsageError(`--base-url must be an http or https address such as https://example.test (got \`${flag}\`)`, command);
-    return flag;
-  }
-  const env = io.env.WFKIT_SIGNALS_URL;
-  if (env) {
-    if (!isServiceUrl(env)) throw new CliError("WFKIT_SIGNALS_URL must be an http or https address such as https://example.test, without a query");
-    return env;
-  }
+  const given = serviceUrlOf(args, io, command, "WFKIT_SIGNALS_URL");
+  if (given) return given;
   throw new CliError("no Consumer Signals API address: give --base-url URL or set WFKIT_SIGNALS_URL (`wfkit serve --json` prints the local one as `signalsBaseUrl`)");
 }
 

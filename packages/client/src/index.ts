@@ -5,6 +5,6 @@
  */
 export * from "./api-types.js";
 export { WorkflowsClient, type ClientOptions, type CallOptions, type StartRunOptions, type StartedRun, type WaitOptions, type FetchLike } from "./client.js";
-export { WorkflowsApiError, WorkflowsNetworkError, WorkflowsAbortError, isWorkflowsError, kindOf, type ApiErrorKind, type WorkflowsError } from "./errors.js";
+export { WorkflowsApiError, WorkflowsNetworkError, WorkflowsAbortError, NoAnswerError, CallAbortedError, isWorkflowsError, kindOf, type ApiErrorKind, type WorkflowsError } from "./errors.js";
 export { DEFAULT_RETRY, backoffDelay, withRetries, realTiming, type RetryPolicy, type Timing } from "./retry.js";
 export * from "./signals/index.js";

@@ -5,7 +5,7 @@ import { UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printable } from "../printable.js";
 import { printJson } from "../remote.js";
-import { checkedBodyFile } from "../signals-body.js";
+import { createFromBodyFile } from "../signals-body.js";
 import { connectSignals, reportingSignalsRefusals } from "../signals-remote.js";
 import { viewsSpec } from "./specs.js";
 
@@ -15,18 +15,16 @@ export async function runViews(argv: readonly string[], io: Io): Promise<number>
   const usage = "say what to do: `views list`, `views create FILE` or `views delete ID`";
   if (!(action === "list" && !rest.length) && action !== "create" && !(action === "delete" && rest.length === 1)) throw new UsageError(usage, "views");
   if (action !== "create" && stringFlag(args, "config") !== undefined) throw new UsageError("--config applies to `views create` only", "views");
-  if (action === "create") {
-    // The body first: its faults need no service, nor a credential.
-    const body = await checkedBodyFile(rest, io, "view", "views", stringFlag(args, "config"));
-    if (!body) return 1;
-    const remote = connectSignals(args, io, "views", "alert-token");
-    return reportingSignalsRefusals(io, remote, "views", async () => {
-      const view = await remote.client.createView(body);
-      if (remote.format === "json") printJson(io, { ok: true, view });
-      else io.stdout.write(`Saved view ${printable(view.id)} (${printable(view.name)}, ${printable(view.geography)})\n`);
-      return 0;
-    });
-  }
+  if (action === "create")
+    return createFromBodyFile(
+      args,
+      io,
+      rest,
+      "view",
+      "views",
+      (client, body) => client.createView(body),
+      (view) => ({ json: { ok: true, view }, text: `Saved view ${printable(view.id)} (${printable(view.name)}, ${printable(view.geography)})\n` }),
+    );
   const remote = connectSignals(args, io, "views", "alert-token");
   const { client, format } = remote;
   if (action === "delete") {

@@ -15,6 +15,7 @@
  * Messages never carry a credential: the client redacts both before building one.
  */
 import type { Fault } from "@wfkit/core";
+import { CallAbortedError, NoAnswerError } from "../errors.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 
 export const SIGNALS_REQUEST_CODES = {
@@ -133,23 +134,14 @@ export class SignalsRateLimitError extends Error {
   }
 }
 
-/** No answer: the connection failed, or the body was not the JSON the API sends. */
-export class SignalsNetworkError extends Error {
+/** No answer from the Consumer Signals API, or one that is not the JSON it sends. */
+export class SignalsNetworkError extends NoAnswerError {
   override readonly name = "SignalsNetworkError";
-  readonly kind = "network" as const;
-  readonly retryable = true;
-  constructor(
-    message: string,
-    readonly request: string,
-  ) {
-    super(message);
-  }
 }
 
 /** The caller's AbortSignal fired, before an answer or during a wait. */
-export class SignalsAbortError extends Error {
+export class SignalsAbortError extends CallAbortedError {
   override readonly name = "SignalsAbortError";
-  readonly kind = "aborted" as const;
 }
 
 export type SignalsError = SignalsRequestError | SignalsApiError | SignalsRateLimitError | SignalsNetworkError | SignalsAbortError;
