@@ -10,7 +10,7 @@
  * refused to send included), a missing address or credential, or a service not reached.
  */
 import path from "node:path";
-import { isSignalsError, SignalsApiError, SignalsClient, SignalsNetworkError, SignalsRateLimitError, SignalsRequestError, type SignalsError } from "@wfkit/client";
+import { isSignalsError, SIGNALS_REQUEST_CODES, SignalsApiError, SignalsClient, SignalsNetworkError, SignalsRateLimitError, SignalsRequestError, type SignalsError } from "@wfkit/client";
 import { readRegularFile } from "@wfkit/project";
 import { booleanFlag, stringFlag, type ParsedArgs } from "./args.js";
 import { CliError, UsageError } from "./errors.js";
@@ -118,7 +118,7 @@ export async function reportingSignalsRefusals(io: Io, remote: SignalsRemote, co
     return await work();
   } catch (error) {
     if (!isSignalsError(error)) throw error;
-    if (error instanceof SignalsRequestError && error.code !== "body-invalid") {
+    if (error instanceof SignalsRequestError && error.code !== SIGNALS_REQUEST_CODES.bodyInvalid) {
       const flag = FLAG_OF[error.parameter];
       throw new UsageError(`${flag ? `${flag}: ` : ""}${error.message}`, command);
     }

@@ -49,7 +49,6 @@ import {
   checkText,
   DEFAULT_GEOGRAPHY,
   IMPORT_PRESSURE_GEOGRAPHY,
-  utcDate,
   type Checked,
 } from "./params.js";
 import { AI_LIMIT, AiRateLimiter, LimiterDeadlineError, rateLimitOf, retryAfterWait, type AiLimit, type RateLimitInfo } from "./rate-limit.js";
@@ -195,7 +194,7 @@ export class SignalsClient {
     const path = "/api/history";
     const request = `GET ${path}`;
     const geography = need(checkGeography(query.geography ?? DEFAULT_GEOGRAPHY), request);
-    const range = need(checkDateRange(query.from, query.to, utcDate(this.timing.now())), request);
+    const range = need(checkDateRange(query.from, query.to), request);
     return this.read(path, options, { geography, from: range.from, to: range.to });
   }
 

@@ -110,16 +110,12 @@ export function isCalendarDate(text: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** The UTC date of a clock reading, YYYY-MM-DD. */
-export function utcDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /**
- * `from` and `to` of a history request, each checked; the range they make with the service's
- * defaults (`from` 2020-01-01, `to` today) must not run backwards.
+ * `from` and `to` of a history request, each checked; the range must not run backwards. A
+ * `to` alone is compared with the service's default `from` (2020-01-01); a `from` alone is
+ * not compared with the default `to` ("the current date", whose time zone is not shown).
  */
-export function checkDateRange(from: unknown, to: unknown, today: string): Checked<{ from?: string; to?: string }> {
+export function checkDateRange(from: unknown, to: unknown): Checked<{ from?: string; to?: string }> {
   const range: { from?: string; to?: string } = {};
   if (from !== undefined) {
     const checked = checkDate(from, "from");
@@ -132,14 +128,12 @@ export function checkDateRange(from: unknown, to: unknown, today: string): Check
     range.to = checked.value;
   }
   const effectiveFrom = range.from ?? HISTORY_DEFAULT_FROM;
-  const effectiveTo = range.to ?? today;
-  if (effectiveFrom > effectiveTo) {
+  if (range.to !== undefined && effectiveFrom > range.to) {
     const which = range.from === undefined ? `the default \`from\` (${HISTORY_DEFAULT_FROM})` : `\`from\` (${effectiveFrom})`;
-    const other = range.to === undefined ? `the default \`to\`, today (${today})` : `\`to\` (${effectiveTo})`;
     return fail({
       code: CODES.dateRangeReversed,
       parameter: range.from === undefined ? "to" : "from",
-      message: `${which} is after ${other}, so the range holds no day. Pass a \`from\` on or before the \`to\`.`,
+      message: `${which} is after \`to\` (${range.to}), so the range holds no day. Pass a \`from\` on or before the \`to\`.`,
     });
   }
   return ok(range);
