@@ -9,6 +9,8 @@ export interface Output {
   write(text: string): void;
   /** True when the stream is a terminal: decides colours and progress-style output. */
   readonly isTTY: boolean;
+  /** The terminal's width in columns, when the stream is a terminal (charts fit it). */
+  readonly columns?: number | undefined;
   /**
    * Resolves once what was written has been handed on (a pipe's buffer drained). A writer of
    * very large output awaits it between pieces, so the pieces are not all held in memory.
@@ -29,7 +31,7 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true, flushed: () => drained(process.stdout), identity: () => fileOf(1) },
+    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true, columns: process.stdout.columns, flushed: () => drained(process.stdout), identity: () => fileOf(1) },
     stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
     cwd: process.cwd(),
     env: process.env,

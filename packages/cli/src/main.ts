@@ -9,6 +9,7 @@
  */
 import { renderCommandHelp, type CommandSpec } from "./args.js";
 import {
+  alertsSpec,
   catalogueSpec,
   checkSpec,
   compileSpec,
@@ -23,8 +24,10 @@ import {
   runSpec,
   runsSpec,
   serveSpec,
+  signalsSpec,
   subjectsSpec,
   templatesSpec,
+  viewsSpec,
 } from "./commands/specs.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
@@ -56,6 +59,9 @@ export const COMMANDS: readonly Command[] = [
   { spec: deploySpec, load: async () => (await import("./commands/deploy.js")).runDeploy },
   { spec: runSpec, load: async () => (await import("./commands/run.js")).runRun },
   { spec: runsSpec, load: async () => (await import("./commands/runs.js")).runRuns },
+  { spec: signalsSpec, load: async () => (await import("./commands/signals.js")).runSignals },
+  { spec: alertsSpec, load: async () => (await import("./commands/alerts.js")).runAlerts },
+  { spec: viewsSpec, load: async () => (await import("./commands/views.js")).runViews },
 ];
 
 export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;

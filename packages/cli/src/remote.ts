@@ -44,22 +44,29 @@ export function clientFor(args: ParsedArgs, io: Io, command: string): Omit<Remot
 }
 
 /** How long retries may take in all: `WFKIT_RETRY_BUDGET_MS` (for CI), else 20 s. */
-function retryBudgetMs(io: Io): number {
+export function retryBudgetMs(io: Io): number {
   const value = io.env.WFKIT_RETRY_BUDGET_MS;
   return value !== undefined && /^\d{1,7}$/.test(value) ? Number(value) : 20_000;
 }
 
-function baseUrlOf(args: ParsedArgs, io: Io, command: string): string {
+/** A service's address from `--base-url`, else from the environment variable `env`; undefined when neither is given. */
+export function serviceUrlOf(args: ParsedArgs, io: Io, command: string, env: string): string | undefined {
   const flag = stringFlag(args, "base-url");
   if (flag !== undefined) {
     if (!isServiceUrl(flag)) throw new UsageError(`--base-url must be an http or https address such as https://example.test (got \`${flag}\`)`, command);
     return flag;
   }
-  const env = io.env.WFKIT_BASE_URL;
-  if (env) {
-    if (!isServiceUrl(env)) throw new CliError(`WFKIT_BASE_URL must be an http or https address such as https://example.test`);
-    return env;
+  const value = io.env[env];
+  if (value) {
+    if (!isServiceUrl(value)) throw new CliError(`${env} must be an http or https address such as https://example.test`);
+    return value;
   }
+  return undefined;
+}
+
+function baseUrlOf(args: ParsedArgs, io: Io, command: string): string {
+  const given = serviceUrlOf(args, io, command, "WFKIT_BASE_URL");
+  if (given) return given;
   const config = new ConfigResolver(io.cwd).configFor(path.join(io.cwd, "wfkit.config.json"));
   if (config?.baseUrl) return config.baseUrl;
   throw new CliError("no Workflows API address: give --base-url URL, set WFKIT_BASE_URL, or add \"baseUrl\" to wfkit.config.json");

@@ -31,6 +31,7 @@ import type {
 import { TERMINAL_RUN_STATES } from "./api-types.js";
 import { errorBodyOf, WorkflowsAbortError, WorkflowsApiError, WorkflowsNetworkError } from "./errors.js";
 import { DEFAULT_RETRY, realTiming, withRetries, type RetryPolicy, type Timing } from "./retry.js";
+import { causeOf, redactSecrets } from "./transport.js";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -252,14 +253,6 @@ export class WorkflowsClient {
 
   /** Text that might quote the credential (a proxy's error, a debug line) never carries it. */
   redact(text: string): string {
-    const credential = this.options.credential;
-    return credential ? text.split(credential).join("[redacted]") : text;
+    return redactSecrets(text, [this.options.credential]);
   }
-}
-
-function causeOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code = cause && typeof cause === "object" && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
-  return code ? `${error.message} (${code})` : error.message;
 }

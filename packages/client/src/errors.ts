@@ -80,23 +80,35 @@ export class WorkflowsApiError extends Error {
   }
 }
 
-/** No answer: the connection failed, or the body was not the JSON the API sends. */
-export class WorkflowsNetworkError extends Error {
-  override readonly name = "WorkflowsNetworkError";
+/**
+ * No answer: the connection failed, or the body was not the JSON the API sends. Each client
+ * names its own (`WorkflowsNetworkError`, `SignalsNetworkError`).
+ */
+export abstract class NoAnswerError extends Error {
   readonly kind = "network" as const;
   readonly retryable = true;
   constructor(
     message: string,
+    /** `METHOD /path` of the request. */
     readonly request: string,
   ) {
     super(message);
   }
 }
 
-/** The caller's AbortSignal fired, or the retry budget ran out while waiting. */
-export class WorkflowsAbortError extends Error {
-  override readonly name = "WorkflowsAbortError";
+/** The caller's AbortSignal fired (each client names its own). */
+export abstract class CallAbortedError extends Error {
   readonly kind = "aborted" as const;
+}
+
+/** No answer from the Workflows API. */
+export class WorkflowsNetworkError extends NoAnswerError {
+  override readonly name = "WorkflowsNetworkError";
+}
+
+/** The caller's AbortSignal fired, or the retry budget ran out while waiting. */
+export class WorkflowsAbortError extends CallAbortedError {
+  override readonly name = "WorkflowsAbortError";
 }
 
 export type WorkflowsError = WorkflowsApiError | WorkflowsNetworkError | WorkflowsAbortError;

@@ -1,9 +1,10 @@
 /**
- * @wfkit/client: a typed client for the Workflows API on the platform's `fetch`, with no
- * `node:` imports, so it runs in Node, browsers and editor hosts. The wire types in
- * `api-types.ts` are the ones `@wfkit/service` answers with.
+ * @wfkit/client: typed clients for the Workflows API and the Consumer Signals API (`signals/`)
+ * on the platform's `fetch`, with no `node:` imports, so they run in Node, browsers and editor
+ * hosts. The wire types in `api-types.ts` are the ones `@wfkit/service` answers with.
  */
 export * from "./api-types.js";
 export { WorkflowsClient, type ClientOptions, type CallOptions, type StartRunOptions, type StartedRun, type WaitOptions, type FetchLike } from "./client.js";
-export { WorkflowsApiError, WorkflowsNetworkError, WorkflowsAbortError, isWorkflowsError, kindOf, type ApiErrorKind, type WorkflowsError } from "./errors.js";
+export { WorkflowsApiError, WorkflowsNetworkError, WorkflowsAbortError, NoAnswerError, CallAbortedError, isWorkflowsError, kindOf, type ApiErrorKind, type WorkflowsError } from "./errors.js";
 export { DEFAULT_RETRY, backoffDelay, withRetries, realTiming, type RetryPolicy, type Timing } from "./retry.js";
+export * from "./signals/index.js";

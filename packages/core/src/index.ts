@@ -50,6 +50,7 @@ export {
   GEOGRAPHIES,
   ALERT_SCHEMA_ID,
   VIEW_SCHEMA_ID,
+  EDITOR_FIELDS,
   type BodyKind,
   type AlertType,
 } from "./signals/model.js";

@@ -403,3 +403,92 @@ export const pinSpec: CommandSpec = {
   },
   examples: [{ comment: "Pin the subjects of a workflow", command: "wfkit pin flows/grocers.wf" }],
 };
+
+/** The flags of every command that calls the Consumer Signals API (signals-remote.ts reads them). */
+const SIGNALS_REMOTE_FLAGS: Record<string, FlagSpec> = {
+  "base-url": { type: "string", value: "URL", description: "The Consumer Signals API (default: the WFKIT_SIGNALS_URL environment variable)." },
+  "token-file": { type: "string", value: "FILE", description: "Read the credential from FILE (default: WFKIT_SIGNALS_JWT for signals, WFKIT_ALERT_TOKEN for alerts and views)." },
+  json: { type: "boolean", description: "Print the service's answer as JSON on stdout (errors too); the same as --format json." },
+  format: { type: "string", short: "f", value: "FORMAT", description: "text (default) or json." },
+};
+
+const SIGNALS_REMOTE_DETAILS = [
+  "The service is --base-url, else WFKIT_SIGNALS_URL. The data endpoints take a JWT",
+  "(WFKIT_SIGNALS_JWT), alerts and views an alert token (WFKIT_ALERT_TOKEN); either can be read",
+  "from the file --token-file names instead (never a flag value). Docs: docs/signals.md.",
+  "",
+  "Exit status: 0 ok, 1 refused by the service (or a body with errors, not sent), 2 usage",
+  "error (a parameter the service would refuse included), no address or credential, or the",
+  "service not reached.",
+].join("\n");
+
+export const signalsSpec: CommandSpec = {
+  name: "signals",
+  summary: "Read the Consumer Signals API: current signals, the composite index, its history (charted), the weekly briefing.",
+  usage: "list | index | history | briefing [options]",
+  details: [
+    "`list` shows the current signals (filter with --severity, --category, --periods); `index`",
+    "the composite index with its drivers and their trends; `history` the index over time as a",
+    "chart fitted to the terminal (--from and --to as YYYY-MM-DD); `briefing` the latest weekly",
+    "briefing. --geography is US (default) or UK. Charts use block characters on a terminal with",
+    "colour, plain ASCII otherwise (a pipe, NO_COLOR, TERM=dumb).",
+    "",
+    SIGNALS_REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    geography: { type: "string", short: "g", value: "US|UK", description: "The geography (default US)." },
+    severity: { type: "string", value: "LEVEL", description: "list: only signals of this severity (high, medium or low)." },
+    category: { type: "string", value: "NAME", description: "list: only signals of this category (energy, housing, labour...)." },
+    periods: { type: "string", value: "N", description: "list: recent periods to include (default 1)." },
+    from: { type: "string", value: "YYYY-MM-DD", description: "history: the first day (default 2020-01-01)." },
+    to: { type: "string", value: "YYYY-MM-DD", description: "history: the last day (default today)." },
+    width: { type: "string", value: "COLUMNS", description: "Draw in this many columns (default: the terminal's width, else COLUMNS, else 80)." },
+    ...SIGNALS_REMOTE_FLAGS,
+  },
+  examples: [
+    { comment: "This week's high-severity signals in the UK", command: "wfkit signals list --geography UK --severity high" },
+    { comment: "The index since the start of 2024, charted", command: "wfkit signals history --from 2024-01-01" },
+    { comment: "The briefing for a script", command: "wfkit signals briefing --json | jq .headline" },
+  ],
+};
+
+export const alertsSpec: CommandSpec = {
+  name: "alerts",
+  summary: "Create a Consumer Signals alert from a checked *.alert.json body.",
+  usage: "create FILE",
+  details: [
+    "FILE is checked first, exactly as `wfkit check` checks it (the same rules, config and",
+    "output); with errors nothing is sent and the exit status is 1. Warnings are shown and do",
+    "not stop it. FILE must be an alert body as wfkit recognises one: named *.alert.json, or",
+    'with "$schema" naming alert.schema.json. `$schema` itself is not sent.',
+    "",
+    SIGNALS_REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
+    ...SIGNALS_REMOTE_FLAGS,
+  },
+  examples: [{ comment: "Check and create an alert", command: "WFKIT_ALERT_TOKEN=... wfkit alerts create alerts/cpix-above-60.alert.json" }],
+};
+
+export const viewsSpec: CommandSpec = {
+  name: "views",
+  summary: "List, create (from a checked *.view.json body) or delete Consumer Signals saved views.",
+  usage: "list | create FILE | delete ID",
+  details: [
+    "`create` checks FILE first, exactly as `wfkit check` does; with errors nothing is sent and",
+    "the exit status is 1. FILE must be a saved-view body as wfkit recognises one: named",
+    '*.view.json, or with "$schema" naming view.schema.json.',
+    "",
+    SIGNALS_REMOTE_DETAILS,
+  ].join("\n"),
+  flags: {
+    config: { type: "string", short: "c", value: "FILE", description: "create: use this wfkit.config.json instead of searching for one." },
+    ...SIGNALS_REMOTE_FLAGS,
+  },
+  examples: [
+    { comment: "Your saved views", command: "wfkit views list" },
+    { comment: "Save one", command: "wfkit views create views/uk-energy.view.json" },
+    { comment: "Remove one", command: "wfkit views delete view_123" },
+  ],
+};
