@@ -15,6 +15,8 @@ export default defineConfig({
       "@wfkit/project/pure": fileURLToPath(new URL("./packages/project/src/pure.ts", import.meta.url)),
       "@wfkit/project": src("project"),
       "@wfkit/language-server": src("language-server"),
+      "@wfkit/client": src("client"),
+      "@wfkit/service": src("service"),
     },
   },
   test: {

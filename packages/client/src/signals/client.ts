@@ -336,8 +336,9 @@ export class SignalsClient {
     return this.aborting(options.signal, async () => {
       for (;;) {
         let waitedMs: number;
+        let sentAt: number;
         try {
-          waitedMs = await this.limiter.acquire(deadline, options.signal);
+          ({ waitedMs, sentAt } = await this.limiter.acquire(deadline, options.signal));
         } catch (error) {
           if (!(error instanceof LimiterDeadlineError)) throw error;
           throw this.outOfBudget(label, last ? "service" : "client", error.readyAt, attempts, last?.rateLimit, budget);
@@ -354,7 +355,7 @@ export class SignalsClient {
           options.onWait?.(wait);
           this.options.onAiWait?.(wait);
         }
-        const response = await this.send(call, headers, label);
+        const response = await this.send(call, headers, label).finally(() => this.limiter.answered(sentAt));
         const rateLimit = rateLimitOf(response.headers);
         if (rateLimit) this.lastRateLimit = rateLimit;
         if (response.status !== 429) return { response, rateLimit, attempts, waits };

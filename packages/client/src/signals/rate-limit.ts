@@ -85,7 +85,7 @@ export interface AiRateLimiterOptions {
 export class AiRateLimiter {
   readonly limit: AiLimit | false;
   private readonly timing: Pick<Timing, "now" | "sleep">;
-  /** Send times within the last window, oldest first. */
+  /** Send times (answer times once answered, see `answered`) within the last window, oldest first. */
   private readonly sent: number[] = [];
   private pausedUntil = Number.NEGATIVE_INFINITY;
   /** The turn of the last request to ask: each waits for the one before it. */
@@ -98,14 +98,32 @@ export class AiRateLimiter {
 
   /**
    * Waits until a request may be sent (its turn, then a free place in the window), then
-   * counts it as sent and resolves with the time waited since the call (ms). Rejects with `LimiterDeadlineError`, counting nothing, when the request could
-   * go only after `deadline`; rejects when `signal` aborts.
+   * counts it as sent and resolves with the time waited since the call (ms) and the send's
+   * stamp, for `answered`. Rejects with `LimiterDeadlineError`, counting nothing, when the
+   * request could go only after `deadline`; rejects when `signal` aborts.
    */
-  acquire(deadline: number, signal?: AbortSignal): Promise<number> {
+  acquire(deadline: number, signal?: AbortSignal): Promise<{ waitedMs: number; sentAt: number }> {
     const asked = this.timing.now();
-    const turn = this.tail.then(() => this.waitForSlot(deadline, signal)).then(() => this.timing.now() - asked);
+    const turn = this.tail.then(() => this.waitForSlot(deadline, signal)).then((sentAt) => ({ waitedMs: sentAt - asked, sentAt }));
     this.tail = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * Moves a send's stamp to the time its answer came. The service counts a request when it
+   * receives it, some time between the send and the answer; counted from the answer, this
+   * process's window never ends before the service's does, so a burst paced by it draws no
+   * 429 even when the sends of one window reached the service late.
+   */
+  answered(sentAt: number): void {
+    if (!this.limit) return;
+    const index = this.sent.indexOf(sentAt);
+    if (index === -1) return;
+    this.sent.splice(index, 1);
+    const now = this.timing.now();
+    let at = this.sent.length;
+    while (at > 0 && this.sent[at - 1]! > now) at--;
+    this.sent.splice(at, 0, now);
   }
 
   /** After a 429: no AI request of this process goes before `until` (ms on the limiter's clock). */
@@ -122,7 +140,7 @@ export class AiRateLimiter {
     return ready;
   }
 
-  private async waitForSlot(deadline: number, signal: AbortSignal | undefined): Promise<void> {
+  private async waitForSlot(deadline: number, signal: AbortSignal | undefined): Promise<number> {
     // Each pass either sends or sleeps until the earliest time it could; a pause set by a 429
     // meanwhile moves that time, so it looks again after every sleep.
     for (;;) {
@@ -131,7 +149,7 @@ export class AiRateLimiter {
       const ready = this.readyAt();
       if (ready <= now) {
         if (this.limit) this.sent.push(now);
-        return;
+        return now;
       }
       if (ready > deadline) throw new LimiterDeadlineError(ready);
       await this.timing.sleep(ready - now, signal);
