@@ -135,9 +135,9 @@ describe("the graph preview page", () => {
     await send(page, { type: "graph", svg: await renderSvg(model, { displayText: (shown) => shown }), nodes });
     await page.waitForSelector("#graph svg g.wf-node");
     const spills = await page.evaluate(() =>
-      [...document.querySelectorAll<SVGGElement>("#graph svg g.wf-node")].flatMap((node) => {
-        const shape = node.querySelector<SVGGraphicsElement>("polygon, path, ellipse")!.getBBox();
-        return [...node.querySelectorAll<SVGTextElement>("text")]
+      Array.from(document.querySelectorAll("#graph svg g.wf-node")).flatMap((node) => {
+        const shape = (node.querySelector("polygon, path, ellipse") as SVGGraphicsElement).getBBox();
+        return Array.from(node.querySelectorAll("text"))
           .map((label) => ({ label: label.textContent, box: label.getBBox() }))
           .filter(({ box }) => box.x < shape.x - 0.5 || box.x + box.width > shape.x + shape.width + 0.5)
           .map(({ label }) => `${node.id}: ${label}`);

@@ -250,7 +250,8 @@ export interface Alert {
   name: string;
   type: string;
   condition: string;
-  threshold: number;
+  /** Absent from alerts made without one (`weekly_digest`, `signal_severity`): the reference lists it as a number but does not show such an alert. */
+  threshold?: number;
   geography: string;
   active: boolean;
   email: string;
