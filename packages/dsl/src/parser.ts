@@ -67,11 +67,8 @@ import {
 } from "./lexer.js";
 import { fastParse } from "./fast-parser.js";
 import { LineIndex, partitionPoint, type Span } from "./positions.js";
-import { decodeString } from "./strings.js";
+import { BLOCKS, CLAUSES, decodeString, KEYWORD_TEXTS, PROPERTIES, wordContinuesBlock, wordList, type BlockKind, type KeywordText, type NameRole, type PropertyForm, type PropertyKeyword } from "./syntax-table.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
-
-/** What a block is for; decides which properties the compiler accepts in it. */
-export type BlockKind = "trigger" | "part" | "destination" | "version";
 
 /** A newline token, annotated by the lexer pass with the next token that is not a newline. */
 interface NewlineToken extends IToken {
@@ -95,26 +92,12 @@ interface ParserProblem {
   junk?: Junk;
 }
 
-/** The properties each block kind holds, as error messages list them. */
-const BLOCK_WORDS: Record<BlockKind, string> = {
-  trigger: "`schedule`, `timezone`, `with`",
-  part: "`job`, `subjects`, `with`",
-  destination: "`with`",
-  version: "`trigger`, `destination`, `scope`, `with`",
-};
-
-const BLOCK_NAMES: Record<BlockKind, string> = {
-  trigger: "a trigger block",
-  part: "a part block",
-  destination: "a destination block",
-  version: "a `version` block",
-};
-
-/** What may begin the next line of a block (any block, then a `version` block only). */
-const BLOCK_LINE_STARTS: TokenType[] = [Keywords.schedule, Keywords.timezone, Keywords.job, Keywords.subjects, Keywords.with, RBrace];
-// These also begin statements: outside a `version` block, a line starting with one is taken
-// to be the next statement (after a `}` left out), not part of the block.
-const VERSION_BLOCK_LINE_STARTS: TokenType[] = [Keywords.trigger, Keywords.destination, Keywords.scope];
+/** The keyword each keyword token stands for. */
+const KEYWORD_OF = new Map<TokenType, KeywordText>(KEYWORD_TEXTS.map((word) => [Keywords[word], word]));
+/** For each clause word, the bracket after it that makes it begin a clause. */
+const CLAUSE_BRACKETS = new Map<TokenType, TokenType>(Object.entries(CLAUSES).map(([word, bracket]) => [Keywords[word as KeywordText], bracket === "{" ? LBrace : LBracket]));
+/** The block properties in the table's order: a property's index numbers its places in `blockProperty`. */
+const PROPERTY_LIST = Object.entries(PROPERTIES) as [PropertyKeyword, PropertyForm][];
 
 function span(token: IToken): Span {
   return tokenSpan(token);
@@ -237,9 +220,10 @@ class WfParser extends EmbeddedActionsParser {
 
   /** True when the next token (after any newlines) can continue a block of this kind. */
   private continuesBlock(blockKind: BlockKind): boolean {
-    const next = this.nextSignificant();
-    const continues = (type: TokenType) => next.tokenType === type;
-    return BLOCK_LINE_STARTS.some(continues) || (blockKind === "version" && VERSION_BLOCK_LINE_STARTS.some(continues));
+    const next = this.nextSignificant().tokenType;
+    if (next === RBrace) return true;
+    const word = KEYWORD_OF.get(next);
+    return word !== undefined && wordContinuesBlock(blockKind, word);
   }
 
   /**
@@ -253,11 +237,10 @@ class WfParser extends EmbeddedActionsParser {
     return afterItem ? tokenMatcher(next, Comma) : tokenMatcher(next, Name) || tokenMatcher(next, StringLiteral);
   }
 
-  /** `with {` or `identifiers [` ahead: a clause, not a name that happens to be spelt so. */
+  /** A clause ahead (`with {`, `identifiers [`: see CLAUSES), not a name that happens to be spelt so. */
   private clauseAhead(): boolean {
-    const first = this.LA(1);
-    const second = this.LA(2);
-    return (first.tokenType === Keywords.with && tokenMatcher(second, LBrace)) || (first.tokenType === Keywords.identifiers && tokenMatcher(second, LBracket));
+    const bracket = CLAUSE_BRACKETS.get(this.LA(1).tokenType);
+    return bracket !== undefined && tokenMatcher(this.LA(2), bracket);
   }
 
   // ------------------------------------------------------------------ file and lines
@@ -810,83 +793,58 @@ class WfParser extends EmbeddedActionsParser {
     { recoveryValueFunc: () => undefined },
   );
 
-  blockProperty = this.RULE(
-    "blockProperty",
-    (_blockKind: BlockKind): BlockProperty | undefined =>
-      this.OR([
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.schedule);
-            const value = this.SUBRULE(this.nameRef);
-            return this.ACTION(() => ({ type: "schedule" as const, value, ...join(span(keyword), value) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.timezone);
-            const value = this.SUBRULE2(this.nameRef);
-            return this.ACTION(() => ({ type: "timezone" as const, value, ...join(span(keyword), value) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.job);
-            const id = this.SUBRULE3(this.nameRef);
-            let version: VersionSyntax | undefined;
-            let clause: WithClause | undefined;
-            this.OPTION(() => {
-              version = this.SUBRULE(this.versionRef);
-            });
-            this.OPTION2(() => {
-              clause = this.SUBRULE(this.withClause);
-            });
-            return this.ACTION(() => ({
-              type: "job" as const,
-              id,
-              version,
-              with: clause,
-              ...join(span(keyword), clause ?? version ?? id),
-            }));
-          },
-        },
-        { ALT: () => this.SUBRULE(this.subjectList) },
-        {
-          ALT: () => {
-            const clause = this.SUBRULE2(this.withClause);
-            return this.ACTION(() => (clause ? { type: "with" as const, clause, start: clause.start, end: clause.end } : undefined));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.trigger);
-            const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
-            return this.ACTION(() => ({ type: "trigger" as const, spec, ...join(span(keyword), spec) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.destination);
-            const spec = this.SUBRULE2(this.kindSpec, { ARGS: ["destination"] });
-            return this.ACTION(() => ({ type: "destination" as const, spec, ...join(span(keyword), spec) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.scope);
-            const clause = this.SUBRULE3(this.withClause);
-            return this.ACTION(() => ({ type: "scope" as const, with: clause, ...join(span(keyword), clause) }));
-          },
-        },
-      ]),
-    { recoveryValueFunc: () => undefined },
-  );
+  /** The alternatives of `blockProperty`, one per property of the table; made once. */
+  private readonly propertyAlternatives = PROPERTY_LIST.map(([word, form], index) => ({ ALT: () => this.property(word, form, index) }));
 
-  /** `subjects [a, b]`; newlines inside are skipped while the list plausibly goes on. */
-  subjectList = this.RULE(
-    "subjectList",
-    (): SubjectsProperty | undefined => {
-      const keyword = this.CONSUME(Keywords.subjects);
-      const property = this.ACTION(() => ({ type: "subjects", open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
+  blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives), { recoveryValueFunc: () => undefined });
+
+  /**
+   * One property, read in its form (PROPERTIES); `index`, its place in the table, numbers the
+   * grammar's places in it (chevrotain needs each call of a rule or token in a rule numbered
+   * apart), which is also how completion tells the properties apart (`nameRoleOf`).
+   */
+  private property(word: PropertyKeyword, form: PropertyForm, index: number): BlockProperty | undefined {
+    if (form === "json") {
+      // The keyword is the clause's own: `with {...}` on its own.
+      const clause = this.subrule(index, this.withClause);
+      return this.ACTION(() => (clause ? ({ type: word, clause, start: clause.start, end: clause.end } as BlockProperty) : undefined));
+    }
+    const keyword = this.consume(index, Keywords[word]);
+    switch (form) {
+      case "name": {
+        const value = this.subrule(index, this.nameRef);
+        return this.ACTION(() => ({ type: word, value, ...join(span(keyword), value) }) as BlockProperty);
+      }
+      case "job": {
+        const id = this.subrule(index, this.nameRef);
+        let version: VersionSyntax | undefined;
+        let clause: WithClause | undefined;
+        this.option(2 * index, () => {
+          version = this.subrule(index, this.versionRef);
+        });
+        this.option(2 * index + 1, () => {
+          clause = this.subrule(index, this.withClause);
+        });
+        return this.ACTION(() => ({ type: word, id, version, with: clause, ...join(span(keyword), clause ?? version ?? id) }) as BlockProperty);
+      }
+      case "list":
+        return this.subrule(index, this.nameList, { ARGS: [word, keyword] });
+      case "kind": {
+        const spec = this.subrule(index, this.kindSpec, { ARGS: [word as BlockKind] });
+        return this.ACTION(() => ({ type: word, spec, ...join(span(keyword), spec) }) as BlockProperty);
+      }
+      case "with": {
+        const clause = this.subrule(index, this.withClause);
+        return this.ACTION(() => ({ type: word, with: clause, ...join(span(keyword), clause) }) as BlockProperty);
+      }
+    }
+  }
+
+  /** `[a, b]` after its keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
+  nameList = this.RULE(
+    "nameList",
+    (word: PropertyKeyword, keyword: IToken): SubjectsProperty | undefined => {
+      const property = this.ACTION(() => ({ type: word, open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
       const open = this.CONSUME(LBracket);
       this.ACTION(() => {
         if (isReal(open)) {
@@ -1185,7 +1143,7 @@ function explainJunk({ statementTokens, junkToken: junk, blockKind }: Junk, text
     const expected = nextTokenTypes(rule, prefix);
     if (expected.some((type) => tokenMatcher(next, type))) continue;
     const previous = line[i - 1];
-    if (!previous && blockKind) return { span: span(next), message: `expected ${BLOCK_WORDS[blockKind]} or \`}\` in ${BLOCK_NAMES[blockKind]}, found ${describeToken(next)}` };
+    if (!previous && blockKind) return { span: span(next), message: `expected ${wordList([...BLOCKS[blockKind].properties, "}"], "or")} in ${BLOCKS[blockKind].what}, found ${describeToken(next)}` };
     if (!previous) return { span: span(next), message: `expected a statement (a declaration such as \`part\`, or an edge such as \`a -> b\`), found ${describeToken(next)}` };
     const complete = !blockKind && statementIsComplete(prefix);
     const options = listExpected(complete ? [...expected, Newline] : expected);
