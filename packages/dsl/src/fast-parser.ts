@@ -803,7 +803,7 @@ class FastParser {
     const word = this.type >= KEYWORD_BASE ? PROPERTY_OF[this.type - KEYWORD_BASE] : undefined;
     // Anything else in a block is junk to chevrotain (an error).
     if (word === undefined) throw DECLINE;
-    const form = PROPERTIES[word];
+    const form = PROPERTIES[word].form;
     if (form === "json") {
       const clause = this.withClause();
       return { type: word, clause, start: clause.start, end: clause.end } as BlockProperty;

@@ -6,7 +6,7 @@
  * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
  */
 export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
-export { parse, type ParseResult } from "./parser.js";
+export { expectedAt, parse, type Expected, type ParseResult } from "./parser.js";
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./format.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
@@ -36,6 +36,7 @@ export {
   printName,
   printVersion,
   PROPERTIES,
+  quoteString,
   STATEMENTS,
   VALUE_WORDS,
   VERSION_JOINERS,

@@ -67,7 +67,24 @@ import {
 } from "./lexer.js";
 import { fastParse } from "./fast-parser.js";
 import { LineIndex, partitionPoint, type Span } from "./positions.js";
-import { BLOCKS, CLAUSES, decodeString, KEYWORD_TEXTS, PROPERTIES, wordContinuesBlock, wordList, type BlockKind, type KeywordText, type NameRole, type PropertyForm, type PropertyKeyword } from "./syntax-table.js";
+import {
+  BLOCKS,
+  blockHolds,
+  CLAUSES,
+  decodeString,
+  KEYWORD_TEXTS,
+  NAME_CHAR,
+  NAME_JOINERS,
+  PROPERTIES,
+  STATEMENTS,
+  wordContinuesBlock,
+  wordList,
+  type BlockKind,
+  type KeywordText,
+  type NameRole,
+  type PropertyForm,
+  type PropertyKeyword,
+} from "./syntax-table.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
 
 /** A newline token, annotated by the lexer pass with the next token that is not a newline. */
@@ -97,7 +114,7 @@ const KEYWORD_OF = new Map<TokenType, KeywordText>(KEYWORD_TEXTS.map((word) => [
 /** For each clause word, the bracket after it that makes it begin a clause. */
 const CLAUSE_BRACKETS = new Map<TokenType, TokenType>(Object.entries(CLAUSES).map(([word, bracket]) => [Keywords[word as KeywordText], bracket === "{" ? LBrace : LBracket]));
 /** The block properties in the table's order: a property's index numbers its places in `blockProperty`. */
-const PROPERTY_LIST = Object.entries(PROPERTIES) as [PropertyKeyword, PropertyForm][];
+const PROPERTY_LIST = Object.entries(PROPERTIES).map(([word, { form }]) => [word, form]) as [PropertyKeyword, PropertyForm][];
 
 function span(token: IToken): Span {
   return tokenSpan(token);
@@ -146,10 +163,14 @@ class WfParser extends EmbeddedActionsParser {
    * Grammar validations cost start-up time on every CLI run; they are skipped in the shipped
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
    */
-  constructor(recoveryEnabled = true, skipValidations = true) {
+  constructor(recoveryEnabled = true, skipValidations = true, readsJunk = true) {
     super(allTokens, { recoveryEnabled, maxLookahead: MAX_LOOKAHEAD, errorMessageProvider, skipValidations });
+    this.readsJunk = readsJunk;
     this.performSelfAnalysis();
   }
+
+  /** Whether a block takes tokens that begin no property (`blockJunk`); content assist's grammar does not, so it offers only what fits. */
+  private readsJunk = true;
 
   /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
   stoppedAt: IToken | undefined;
@@ -741,7 +762,7 @@ class WfParser extends EmbeddedActionsParser {
                   this.ACTION(() => property && properties.push(property));
                 },
               },
-              { ALT: () => this.SUBRULE(this.blockJunk, { ARGS: [blockKind] }) },
+              ...(this.readsJunk ? [{ ALT: () => this.SUBRULE(this.blockJunk, { ARGS: [blockKind] }) }] : []),
             ],
           });
         },
@@ -1195,6 +1216,226 @@ let probeParser: WfParser | undefined;
 /** Builds a parser with chevrotain's grammar validations on; throws on a grammar error. */
 export function validateGrammar(): void {
   new WfParser(true, false);
+}
+
+// ------------------------------------------------------------------ what may come next
+
+/** What the grammar takes at the end of a text: what completion offers there. */
+export interface Expected {
+  /** Where the word being typed begins (a name, keyword, version or string not yet closed); it runs to the end of the text. */
+  wordStart: number;
+  /** Keywords that may begin a statement or (in a block, of those its kind holds) a property here. */
+  keywords: KeywordText[];
+  /** What a name written here would stand for; undefined where no name may stand. */
+  role: NameRole | undefined;
+  /** A version being typed after `name@`: what that name stands for, the name and where it begins. */
+  versionOf: { role: NameRole; name: string; start: number } | undefined;
+  /** For an edge target, the names of the group before the arrow; for a list item, the names listed so far. */
+  nearby: string[];
+  /** The part id of the statement, when it is a part declared with one (for a job: the jobs it offers). */
+  partId: string | undefined;
+}
+
+/** What the name read by each `nameRef` of a statement stands for, by rule and occurrence (`SUBRULE` 0, `SUBRULE2` 2...). */
+const NAME_ROLES: Record<string, NameRole> = {
+  "workflowStatement#0": "workflow",
+  "subjectStatement#0": "subject",
+  "typedSubject#0": "subject-kind",
+  "typedSubject#2": "canonical-id",
+  "typedSubject#3": "subject-label",
+  "triggerStatement#0": "node",
+  "partStatement#0": "node",
+  "partStatement#2": "part-id",
+  "gateStatement#0": "node",
+  "gateStatement#2": "below-floor",
+  "destinationStatement#0": "node",
+};
+
+/** The grammar without its junk rules, for content assist; built on first need. */
+let assistParser: WfParser | undefined;
+
+/** Past this many tokens (after compaction) a statement is not explored: content assist costs about 0.1 ms a token. */
+const MAX_ASSIST_TOKENS = 400;
+
+/**
+ * What may follow `text`, the text before the cursor from a statement boundary (a line start
+ * outside any bracket; earlier whole statements in it are skipped). The answer comes from
+ * chevrotain's content assist on the statement's tokens, read against the table: which
+ * keywords may begin a statement or property there, and what a name there would stand for.
+ */
+export function expectedAt(text: string): Expected {
+  let wordStart = text.length;
+  while (wordStart > 0 && isWordChar(text.charCodeAt(wordStart - 1))) wordStart--;
+  while (wordStart < text.length && !NAME_CHAR.test(text[wordStart]!)) wordStart++;
+  const nothing: Expected = { wordStart, keywords: [], role: undefined, versionOf: undefined, nearby: [], partId: undefined };
+  const lexed = lex(text.slice(0, wordStart));
+  const comment = lexed.comments[lexed.comments.length - 1];
+  if (comment && comment.startOffset + comment.image.length === wordStart) return nothing;
+  markNewlines(lexed.tokens);
+  const tokens = lastStatement(dropContinuationNewlines(lexed.tokens));
+  const last = tokens[tokens.length - 1];
+  const endsAtWord = last !== undefined && last.startOffset + last.image.length === wordStart;
+  if (endsAtWord && last!.tokenType === StringLiteral && !closesString(last!.image)) {
+    // A quoted name being typed.
+    nothing.wordStart = wordStart = last!.startOffset;
+    tokens.pop();
+  } else if (endsAtWord && last!.tokenType === At) {
+    // A version being typed: after the name before `@`.
+    const name = tokens[tokens.length - 2];
+    if (!name || !(tokenMatcher(name, Name) || tokenMatcher(name, StringLiteral))) return nothing;
+    const role = assist(tokens.slice(0, -2), tokens).role;
+    return role ? { ...nothing, versionOf: { role, name: name.tokenType === StringLiteral ? decodeString(name.image) : name.image, start: name.startOffset }, partId: partIdOf(tokens) } : nothing;
+  }
+  return { ...nothing, ...assist(tokens, tokens) };
+}
+
+function isWordChar(code: number): boolean {
+  const char = String.fromCharCode(code);
+  return NAME_CHAR.test(char) || NAME_JOINERS.includes(char);
+}
+
+function closesString(image: string): boolean {
+  return image.length >= 2 && image.endsWith('"') && !/(?:^|[^\\])(?:\\\\)*\\"$/.test(image);
+}
+
+/** The tokens after the last line break outside brackets: the statement being written. */
+function lastStatement(tokens: IToken[]): IToken[] {
+  const open: TokenType[] = [];
+  let start = 0;
+  tokens.forEach((token, i) => {
+    const type = token.tokenType;
+    if (type === LBrace || type === LBracket) open.push(type);
+    else if ((type === RBrace && open[open.length - 1] === LBrace) || (type === RBracket && open[open.length - 1] === LBracket)) open.pop();
+    else if (type === Newline && open.length === 0) start = i + 1;
+  });
+  return tokens.slice(start);
+}
+
+/** Content assist on `tokens` (the statement so far), read against the table; `statement` for what names it holds. */
+function assist(tokens: IToken[], statement: IToken[]): Pick<Expected, "keywords" | "role" | "nearby" | "partId"> {
+  const compact = compacted(tokens);
+  let paths: ReturnType<WfParser["computeContentAssist"]> = [];
+  if (compact.length <= MAX_ASSIST_TOKENS) {
+    try {
+      assistParser ??= new WfParser(false, true, false);
+      paths = assistParser.computeContentAssist("realStatement", compact);
+    } catch {
+      paths = [];
+    }
+  }
+  const keywords: KeywordText[] = [];
+  let role: NameRole | undefined;
+  for (const { nextTokenType, ruleStack, occurrenceStack } of paths) {
+    const word = KEYWORD_OF.get(nextTokenType);
+    if (word !== undefined && !keywords.includes(word) && beginsLine(word, ruleStack, occurrenceStack)) keywords.push(word);
+    if (nextTokenType === Name) role ??= nameRoleOf(ruleStack, occurrenceStack);
+  }
+  return { keywords, role, nearby: role === "edge-target" || role === "subject-ref" ? nearbyNames(role, statement) : [], partId: partIdOf(statement) };
+}
+
+/** A statement keyword where a statement begins; a property keyword where a property of the block's kind begins. */
+function beginsLine(word: KeywordText, rules: string[], occurrences: number[]): boolean {
+  const n = rules.length - 1;
+  if (word in STATEMENTS && n === 1 && rules[1] === `${word}Statement`) return true;
+  if (!(word in PROPERTIES)) return false;
+  const property = rules[n] === "blockProperty" || (rules[n] === "withClause" && rules[n - 1] === "blockProperty" && PROPERTY_LIST[occurrences[n]!]?.[1] === "json");
+  const kind = blockKindOf(rules, occurrences);
+  return property && kind !== undefined && blockHolds(kind, word as PropertyKeyword);
+}
+
+function nameRoleOf(rules: string[], occurrences: number[]): NameRole | undefined {
+  const n = rules.length - 1;
+  if (rules[n] !== "nameRef") return undefined;
+  const parent = rules[n - 1];
+  if (parent === "nameGroup") return occurrences[n - 1] === 0 ? "edge-source" : "edge-target";
+  if (parent === "kindSpec") {
+    const kind = specKindOf(rules, occurrences, n - 1);
+    return kind && PROPERTIES[kind].role;
+  }
+  if (parent === "blockProperty" || parent === "nameList") {
+    const word = PROPERTY_LIST[occurrences[parent === "blockProperty" ? n : n - 1]!]?.[0];
+    return word && (PROPERTIES[word] as { role?: NameRole }).role;
+  }
+  return NAME_ROLES[`${parent}#${occurrences[n]}`];
+}
+
+/** The kind of the innermost block in the rule stack. */
+function blockKindOf(rules: string[], occurrences: number[]): BlockKind | undefined {
+  const block = rules.lastIndexOf("block");
+  const parent = rules[block - 1];
+  if (parent === "partStatement") return "part";
+  if (parent === "versionStatement") return "version";
+  return parent === "kindSpec" ? specKindOf(rules, occurrences, block - 1) : undefined;
+}
+
+/** The kind of the kind word (and block) that the `kindSpec` at `index` of the rule stack reads. */
+function specKindOf(rules: string[], occurrences: number[], index: number): "trigger" | "destination" | undefined {
+  const parent = rules[index - 1];
+  if (parent === "triggerStatement") return "trigger";
+  if (parent === "destinationStatement") return "destination";
+  const word = parent === "blockProperty" ? PROPERTY_LIST[occurrences[index]!]?.[0] : undefined;
+  return word === "trigger" || word === "destination" ? word : undefined;
+}
+
+function nameText(token: IToken): string {
+  return token.tokenType === StringLiteral ? decodeString(token.image) : token.image;
+}
+
+function isNameToken(token: IToken): boolean {
+  return tokenMatcher(token, Name) || tokenMatcher(token, StringLiteral);
+}
+
+/** The names an edge target comes from (the group before the last arrow), or the names of the list being written. */
+function nearbyNames(role: "edge-target" | "subject-ref", tokens: IToken[]): string[] {
+  let end = tokens.length;
+  let start = 0;
+  if (role === "edge-target") {
+    const arrows = tokens.flatMap((token, i) => (token.tokenType === Arrow ? [i] : []));
+    end = arrows[arrows.length - 1] ?? 0;
+    start = (arrows[arrows.length - 2] ?? -1) + 1;
+  } else {
+    start = tokens.map((token) => token.tokenType).lastIndexOf(LBracket) + 1;
+  }
+  return tokens.slice(start, end).filter(isNameToken).map(nameText);
+}
+
+/** `part name = id`: the id. */
+function partIdOf(tokens: IToken[]): string | undefined {
+  const [keyword, , equals, id] = tokens;
+  return keyword?.tokenType === Keywords.part && equals?.tokenType === Equals && id && isNameToken(id) ? nameText(id) : undefined;
+}
+
+/**
+ * The statement's tokens with what cannot change the answer left out, so that content assist
+ * stays cheap on long statements: the inside of every bracket already closed (`{}` reads as
+ * the block or literal did), the whole lines already written inside the brackets still open,
+ * and the links of a chain before the last two groups.
+ */
+function compacted(tokens: IToken[]): IToken[] {
+  if (tokens.length <= 64) return tokens;
+  const out: IToken[] = [];
+  /** For each bracket still open: its token's place in `out`. */
+  const open: number[] = [];
+  for (const token of tokens) {
+    const type = token.tokenType;
+    const opener = open.length ? out[open[open.length - 1]!]!.tokenType : undefined;
+    if ((type === RBrace && opener === LBrace) || (type === RBracket && opener === LBracket)) {
+      out.length = open.pop()! + 1;
+      out.push(token);
+    } else if (type === Newline && open.length) {
+      // A line break inside a bracket: the line before it is whole, and drops out.
+      out.length = open[open.length - 1]! + 1;
+      out.push(token);
+    } else {
+      if (type === LBrace || type === LBracket) open.push(out.length);
+      out.push(token);
+    }
+  }
+  let arrows = 0;
+  for (let i = (open[0] ?? out.length) - 1; i >= 0; i--) {
+    if (out[i]!.tokenType === Arrow && ++arrows === 2) return out.slice(i + 1);
+  }
+  return out;
 }
 
 export { WfParser, sharedParser };

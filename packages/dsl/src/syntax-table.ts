@@ -109,22 +109,23 @@ export type StatementKeyword = keyof typeof STATEMENTS;
  * - `name`: one name (`schedule "0 6 * * 1"`);
  * - `job`: a name, an optional version and an optional `with` clause;
  * - `list`: a bracketed list of names (`subjects [a, b]`);
- * - `kind`: a kind word and an optional block of that property's kind (`trigger scheduled { ... }`);
+ * - `kind`: a kind word and an optional block of the kind the keyword names (`trigger scheduled { ... }`);
  * - `with`: a `with` clause (`scope with {...}`);
  * - `json`: the keyword is `with` itself, followed by JSON (`with {...}`).
  */
 export type PropertyForm = "name" | "job" | "list" | "kind" | "with" | "json";
 
+/** Each block property: its form, and what the names in it stand for. */
 export const PROPERTIES = {
-  schedule: "name",
-  timezone: "name",
-  job: "job",
-  subjects: "list",
-  with: "json",
-  trigger: "kind",
-  destination: "kind",
-  scope: "with",
-} as const satisfies Record<BlockProperty["type"], PropertyForm>;
+  schedule: { form: "name", role: "schedule" },
+  timezone: { form: "name", role: "timezone" },
+  job: { form: "job", role: "job" },
+  subjects: { form: "list", role: "subject-ref" },
+  with: { form: "json" },
+  trigger: { form: "kind", role: "trigger-kind" },
+  destination: { form: "kind", role: "destination-kind" },
+  scope: { form: "with" },
+} as const satisfies Record<BlockProperty["type"], { form: PropertyForm; role?: NameRole }>;
 
 export type PropertyKeyword = keyof typeof PROPERTIES;
 
