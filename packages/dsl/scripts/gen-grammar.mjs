@@ -6,7 +6,7 @@
 // `npm run grammar` writes it and the editor's TextMate grammar, packages/vscode/scripts/textmate-grammar.mjs.)
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { railroadHtml } from "../dist/railroad.js";
+import { railroadHtml } from "../dist/parser.js";
 
 const target = fileURLToPath(new URL("../../../grammar/wf-railroad.html", import.meta.url));
 const html = railroadHtml();

@@ -1,13 +1,9 @@
 /**
  * The fast path of `parse`: a hand-written scanner and recursive-descent parser for
- * well-formed `.wf` text.
- *
- * Why it exists: the chevrotain path (lexer.ts, parser.ts) allocates a token object per token
- * and runs recovery machinery built for broken text; on large valid files that cost 7-12x
- * `JSON.parse`, much of it garbage collection, and building chevrotain's lexer and parser
- * cost every CLI start about 90 ms. Most text that is parsed is valid, so this path reads it
- * straight from the string (charCodeAt, no token objects) and builds the tree directly; the
- * chevrotain path stays the reference, and the fallback that recovers and explains errors.
+ * well-formed `.wf` text. It reads straight from the string (no token objects, no recovery
+ * machinery, no chevrotain start-up: docs/performance.md has the figures) and builds the tree
+ * directly; the chevrotain path (lexer.ts, parser.ts) stays the reference, and the fallback
+ * that recovers and explains errors.
  *
  * The contract, held by property tests (test/fast-parser.property.test.ts):
  * - It returns a tree only for text the chevrotain path reads with zero diagnostics, and then
@@ -19,8 +15,8 @@
  *   check both directions). Should one ever be left to chevrotain, list it here and weaken
  *   the test's second direction.
  *
- * It mirrors the chevrotain lexer's tokens (each pattern matched greedily, tried in the
- * lexer's order; keywords only as whole words; newlines as tokens, except before a line that
+ * It reads the lexical table (syntax-table.ts) as the lexer does, and mirrors the lexer's
+ * tokens (each pattern matched greedily, tried in the lexer's order; keywords only as whole words; newlines as tokens, except before a line that
  * continues a chain with `->`) and the parser's decisions on valid input (see each decision).
  */
 import type {
@@ -48,10 +44,12 @@ import {
   BLOCKS,
   CLAUSES,
   decodeString,
+  ESCAPE_PATTERN,
   KEYWORD_TEXTS,
   NAME_CHAR,
   NAME_JOINERS,
   NAME_START as NAME_START_CHAR,
+  NUMBER_PATTERN,
   PROPERTIES,
   STATEMENTS,
   VERSION_JOINERS,
@@ -59,6 +57,7 @@ import {
   type BlockKind,
   type KeywordText,
   type PropertyKeyword,
+  type StatementEntry,
   type StatementKeyword,
 } from "./syntax-table.js";
 import { MAX_JSON_DEPTH } from "./json-value.js";
@@ -136,7 +135,6 @@ function isJsonToken(type: number): boolean {
 const WORD = 1; // NAME_CHAR
 const NAME_START = 2;
 const DIGIT = 4; // [0-9]
-const HEX = 8; // [0-9a-fA-F]
 const NAME_JOIN = 16; // NAME_JOINERS
 const VERSION_JOIN = 32; // VERSION_JOINERS
 const BLANK = 64; // BLANKS
@@ -147,13 +145,18 @@ const CLASSES = (() => {
     if (NAME_CHAR.test(ch)) table[c]! |= WORD;
     if (NAME_START_CHAR.test(ch)) table[c]! |= NAME_START;
     if (/[0-9]/.test(ch)) table[c]! |= DIGIT;
-    if (/[0-9a-fA-F]/.test(ch)) table[c]! |= HEX;
     if (NAME_JOINERS.includes(ch)) table[c]! |= NAME_JOIN;
     if (VERSION_JOINERS.includes(ch)) table[c]! |= VERSION_JOIN;
     if (BLANKS.includes(ch)) table[c]! |= BLANK;
   }
   return table;
 })();
+
+// Strings and numbers, matched where they start (sticky): a string without escapes, one with
+// only the escapes the lexer accepts, and a number.
+const PLAIN_STRING = /"[^"\\\r\n]*"/y;
+const ESCAPED_STRING = new RegExp(`"(?:[^"\\\\\\r\\n]|${ESCAPE_PATTERN.source})*"`, "y");
+const NUMBER_AT = new RegExp(NUMBER_PATTERN.source, "y");
 
 /** charCodeAt past the end is NaN; `NaN < 128` is false, so every class test fails there. */
 function is(c: number, cls: number): boolean {
@@ -400,61 +403,24 @@ class FastParser {
     return p;
   }
 
-  /** NumberLiteral `-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`; each optional part all or nothing. */
+  /** NumberLiteral (NUMBER_PATTERN), or a decline where none matches (a lone `-`). */
   private number(p: number): number {
-    const text = this.text;
-    if (text.charCodeAt(p) === 0x2d) p++;
-    const first = text.charCodeAt(p);
-    if (first === 0x30) p++;
-    else if (is(first, DIGIT)) {
-      p++;
-      while (is(text.charCodeAt(p), DIGIT)) p++;
-    } else throw DECLINE; // a lone `-`: no token matches
-    if (text.charCodeAt(p) === 0x2e && is(text.charCodeAt(p + 1), DIGIT)) {
-      p += 2;
-      while (is(text.charCodeAt(p), DIGIT)) p++;
-    }
-    const e = text.charCodeAt(p);
-    if (e === 0x65 || e === 0x45) {
-      let q = p + 1;
-      const sign = text.charCodeAt(q);
-      if (sign === 0x2b || sign === 0x2d) q++;
-      if (is(text.charCodeAt(q), DIGIT)) {
-        q++;
-        while (is(text.charCodeAt(q), DIGIT)) q++;
-        p = q;
-      }
-    }
-    return p;
+    NUMBER_AT.lastIndex = p;
+    if (!NUMBER_AT.test(this.text)) throw DECLINE;
+    return NUMBER_AT.lastIndex;
   }
 
   /**
-   * StringLiteral `"(?:[^"\\\r\n]|\\[^\r\n])*"`, declining where the lexer reports a problem:
-   * no closing quote on the line, or an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`.
+   * StringLiteral, declining where the lexer reports a problem: no closing quote on the line,
+   * or an escape other than ESCAPE_PATTERN's.
    */
   private string(p: number): number {
-    const text = this.text;
-    const length = this.length;
-    p++;
-    for (;;) {
-      if (p >= length) throw DECLINE;
-      const c = text.charCodeAt(p);
-      if (c === 0x22) return p + 1;
-      if (c === 0x5c) {
-        const next = text.charCodeAt(p + 1);
-        if (next === 0x22 || next === 0x5c || next === 0x2f || next === 0x62 || next === 0x66 || next === 0x6e || next === 0x72 || next === 0x74) {
-          p += 2;
-        } else if (next === 0x75 && is(text.charCodeAt(p + 2), HEX) && is(text.charCodeAt(p + 3), HEX) && is(text.charCodeAt(p + 4), HEX) && is(text.charCodeAt(p + 5), HEX)) {
-          p += 6;
-        } else {
-          throw DECLINE;
-        }
-        this.scannedEscaped = true;
-        continue;
-      }
-      if (c === 0x0a || c === 0x0d) throw DECLINE;
-      p++;
-    }
+    PLAIN_STRING.lastIndex = p;
+    if (PLAIN_STRING.test(this.text)) return PLAIN_STRING.lastIndex;
+    ESCAPED_STRING.lastIndex = p;
+    if (!ESCAPED_STRING.test(this.text)) throw DECLINE;
+    this.scannedEscaped = true;
+    return ESCAPED_STRING.lastIndex;
   }
 
   private keyword(start: number, end: number): number {
@@ -551,26 +517,23 @@ class FastParser {
       if (second === ARROW || second === COMMA) return this.chain();
     }
     const statement = STATEMENT_OF[type - KEYWORD_BASE];
+    const form = statement && (STATEMENTS[statement] as StatementEntry).form;
+    if (form === "kind") return this.triggerOrDestination(statement as "trigger" | "destination");
+    if (form === "json") {
+      const start = this.start;
+      this.advance();
+      const value = this.json();
+      return { type: statement as "node" | "edge" | "document", value, start, end: value.end };
+    }
     switch (statement) {
       case "workflow":
         return this.workflow();
       case "subject":
         return this.subject();
-      case "trigger":
-      case "destination":
-        return this.triggerOrDestination(statement);
       case "part":
         return this.part();
       case "gate":
         return this.gate();
-      case "node":
-      case "edge":
-      case "document": {
-        const start = this.start;
-        this.advance();
-        const value = this.json();
-        return { type: statement, value, start, end: value.end };
-      }
       case "version": {
         const start = this.start;
         this.advance();

@@ -150,25 +150,15 @@ function retype(token: IToken, tokenType: TokenType): IToken {
   return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx! };
 }
 
-const VALID_ESCAPE = new RegExp(ESCAPE_PATTERN.source, "y");
+/** Every backslash in a string: a valid escape (group 1), or a backslash and what follows it. */
+const BACKSLASHES = new RegExp(`(${ESCAPE_PATTERN.source})|\\\\[^]?`, "g");
 
 function checkEscapes(token: IToken, problems: LexProblem[]): void {
   const image = token.image;
-  for (let i = 1; i < image.length; i++) {
-    if (image[i] !== "\\") continue;
-    VALID_ESCAPE.lastIndex = i;
-    const match = VALID_ESCAPE.exec(image);
-    if (match) {
-      i += match[0].length - 1;
-      continue;
-    }
+  for (const { 1: valid, index: i } of image.matchAll(BACKSLASHES)) {
+    if (valid !== undefined) continue;
     const length = image[i + 1] === "u" ? Math.min(6, image.length - 1 - i) : 2;
-    problems.push({
-      offset: token.startOffset + i,
-      length: Math.max(1, length),
-      message: `invalid escape \`${image.slice(i, i + length)}\`: strings allow ${ESCAPES_ALLOWED}`,
-    });
-    i += 1;
+    problems.push({ offset: token.startOffset + i, length: Math.max(1, length), message: `invalid escape \`${image.slice(i, i + length)}\`: strings allow ${ESCAPES_ALLOWED}` });
   }
 }
 

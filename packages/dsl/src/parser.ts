@@ -15,7 +15,21 @@
  * 100,000-link chain parses without deep recursion; JSON literals are consumed as flat token
  * runs and built with an explicit stack (json-literal.ts).
  */
-import { EmbeddedActionsParser, EOF, getLookaheadPaths, NoViableAltException, tokenMatcher, type IRecognitionException, type IToken, type LookaheadSequence, type Rule, type TokenType } from "chevrotain";
+import {
+  createSyntaxDiagramsCode,
+  EmbeddedActionsParser,
+  EOF,
+  getLookaheadPaths,
+  NoViableAltException,
+  tokenMatcher,
+  type IOrAlt,
+  type IRecognitionException,
+  type IToken,
+  type LookaheadSequence,
+  type ParserMethod,
+  type Rule,
+  type TokenType,
+} from "chevrotain";
 import type {
   Block,
   BlockProperty,
@@ -84,6 +98,8 @@ import {
   type NameRole,
   type PropertyForm,
   type PropertyKeyword,
+  type StatementEntry,
+  type StatementKeyword,
 } from "./syntax-table.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
 
@@ -113,6 +129,8 @@ interface ParserProblem {
 const KEYWORD_OF = new Map<TokenType, KeywordText>(KEYWORD_TEXTS.map((word) => [Keywords[word], word]));
 /** For each clause word, the bracket after it that makes it begin a clause. */
 const CLAUSE_BRACKETS = new Map<TokenType, TokenType>(Object.entries(CLAUSES).map(([word, bracket]) => [Keywords[word as KeywordText], bracket === "{" ? LBrace : LBracket]));
+/** The statements in the table's order (after chains, the order `realStatement` tries them in). */
+const STATEMENT_LIST = Object.entries(STATEMENTS) as [StatementKeyword, StatementEntry][];
 /** The block properties in the table's order: a property's index numbers its places in `blockProperty`. */
 const PROPERTY_LIST = Object.entries(PROPERTIES).map(([word, { form }]) => [word, form]) as [PropertyKeyword, PropertyForm][];
 
@@ -357,22 +375,20 @@ class WfParser extends EmbeddedActionsParser {
       this.OR({
         MAX_LOOKAHEAD: 2,
         IGNORE_AMBIGUITIES: true,
-        DEF: [
-        { ALT: () => this.SUBRULE(this.chainStatement) },
-        { ALT: () => this.SUBRULE(this.workflowStatement) },
-        { ALT: () => this.SUBRULE(this.subjectStatement) },
-        { ALT: () => this.SUBRULE(this.triggerStatement) },
-        { ALT: () => this.SUBRULE(this.partStatement) },
-        { ALT: () => this.SUBRULE(this.gateStatement) },
-        { ALT: () => this.SUBRULE(this.destinationStatement) },
-        { ALT: () => this.SUBRULE(this.nodeStatement) },
-        { ALT: () => this.SUBRULE(this.edgeStatement) },
-        { ALT: () => this.SUBRULE(this.versionStatement) },
-        { ALT: () => this.SUBRULE(this.documentStatement) },
-        ],
+        DEF: (this.statementAlternatives ??= [
+          { ALT: () => this.SUBRULE(this.chainStatement) },
+          ...STATEMENT_LIST.map(([word]) => ({ ALT: () => this.SUBRULE(this.formStatements[word] ?? this.ownStatements[word]!) })),
+        ]),
       }),
     { recoveryValueFunc: () => this.current },
   );
+
+  private statementAlternatives: IOrAlt<Statement | undefined>[] | undefined;
+
+  /** The statements with rules of their own. */
+  private get ownStatements(): Partial<Record<StatementKeyword, ParserMethod<[], Statement | undefined>>> {
+    return { workflow: this.workflowStatement, subject: this.subjectStatement, part: this.partStatement, gate: this.gateStatement, version: this.versionStatement };
+  }
 
   /** A line that begins no statement: reported once, with what would have made sense. */
   invalidLine = this.RULE("invalidLine", (): InvalidStatement | undefined => {
@@ -481,23 +497,38 @@ class WfParser extends EmbeddedActionsParser {
     return body;
   });
 
-  triggerStatement = this.RULE(
-    "triggerStatement",
-    (): TriggerStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.trigger);
-      const statement = this.ACTION(() => this.start<TriggerStatement>({ type: "trigger", name: undefined, spec: undefined, with: undefined, ...span(keyword) }));
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
-      this.ACTION(() => this.extend(statement, "spec", spec));
-      this.OPTION(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as TriggerStatement | undefined },
-  );
+  /**
+   * The statements read in a shared form (STATEMENTS' `form`): a keyword and a JSON literal
+   * (`node`, `edge`, `document`), or a keyword, a name, a kind word with its block and a
+   * `with` (`trigger`, `destination`). One rule each, named `<keyword>Statement`.
+   */
+  private readonly formStatements = Object.fromEntries(
+    STATEMENT_LIST.flatMap(([word, entry]) =>
+      entry.form ? [[word, this.RULE(`${word}Statement`, () => (entry.form === "json" ? this.jsonStatement(word) : this.kindStatement(word as "trigger" | "destination")), { recoveryValueFunc: () => this.current })]] : [],
+    ),
+  ) as Partial<Record<StatementKeyword, ParserMethod<[], Statement | undefined>>>;
+
+  private jsonStatement(word: StatementKeyword): Statement | undefined {
+    const keyword = this.CONSUME(Keywords[word]);
+    const statement = this.ACTION(() => this.start({ type: word, value: undefined, ...span(keyword) } as NodeStatement));
+    const value = this.SUBRULE(this.jsonLiteral);
+    this.ACTION(() => this.extend(statement, "value", value));
+    return statement;
+  }
+
+  private kindStatement(word: "trigger" | "destination"): Statement | undefined {
+    const keyword = this.CONSUME(Keywords[word]);
+    const statement = this.ACTION(() => this.start({ type: word, name: undefined, spec: undefined, with: undefined, ...span(keyword) } as TriggerStatement | DestinationStatement));
+    const name = this.SUBRULE(this.nameRef);
+    this.ACTION(() => this.extend(statement, "name", name));
+    const spec = this.SUBRULE(this.kindSpec, { ARGS: [word] });
+    this.ACTION(() => this.extend(statement, "spec", spec));
+    this.OPTION(() => {
+      const clause = this.SUBRULE(this.withClause);
+      this.ACTION(() => this.extend(statement, "with", clause));
+    });
+    return statement;
+  }
 
   partStatement = this.RULE(
     "partStatement",
@@ -557,62 +588,6 @@ class WfParser extends EmbeddedActionsParser {
       return statement;
     },
     { recoveryValueFunc: () => this.current as GateStatement | undefined },
-  );
-
-  destinationStatement = this.RULE(
-    "destinationStatement",
-    (): DestinationStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.destination);
-      const statement = this.ACTION(() =>
-        this.start<DestinationStatement>({ type: "destination", name: undefined, spec: undefined, with: undefined, ...span(keyword) }),
-      );
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      const spec = this.SUBRULE(this.kindSpec, { ARGS: ["destination"] });
-      this.ACTION(() => this.extend(statement, "spec", spec));
-      this.OPTION(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as DestinationStatement | undefined },
-  );
-
-  nodeStatement = this.RULE(
-    "nodeStatement",
-    (): NodeStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.node);
-      const statement = this.ACTION(() => this.start<NodeStatement>({ type: "node", value: undefined, ...span(keyword) }));
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => this.extend(statement, "value", value));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as NodeStatement | undefined },
-  );
-
-  edgeStatement = this.RULE(
-    "edgeStatement",
-    (): EdgeStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.edge);
-      const statement = this.ACTION(() => this.start<EdgeStatement>({ type: "edge", value: undefined, ...span(keyword) }));
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => this.extend(statement, "value", value));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as EdgeStatement | undefined },
-  );
-
-  documentStatement = this.RULE(
-    "documentStatement",
-    (): DocumentStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.document);
-      const statement = this.ACTION(() => this.start<DocumentStatement>({ type: "document", value: undefined, ...span(keyword) }));
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => this.extend(statement, "value", value));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as DocumentStatement | undefined },
   );
 
   versionStatement = this.RULE(
@@ -1213,6 +1188,14 @@ function statementIsComplete(prefix: IToken[]): boolean {
 
 /** A parser without recovery, built on first need, that only tests whether tokens form a statement. */
 let probeParser: WfParser | undefined;
+/**
+ * The railroad (syntax) diagram of the grammar, an HTML page that loads chevrotain's diagram
+ * renderer: drawn from the parser itself (grammar/wf-railroad.html, kept current by a test).
+ */
+export function railroadHtml(): string {
+  return createSyntaxDiagramsCode(sharedParser().getSerializedGastProductions());
+}
+
 /** Builds a parser with chevrotain's grammar validations on; throws on a grammar error. */
 export function validateGrammar(): void {
   new WfParser(true, false);
@@ -1222,22 +1205,22 @@ export function validateGrammar(): void {
 
 /** What the grammar takes at the end of a text: what completion offers there. */
 export interface Expected {
-  /** Where the word being typed begins (a name, keyword, version or string not yet closed); it runs to the end of the text. */
+  /** Where the word being typed begins (a name, keyword, version or unclosed string); it runs to the end of the text. */
   wordStart: number;
-  /** Keywords that may begin a statement or (in a block, of those its kind holds) a property here. */
+  /** Keywords that may begin a statement, or a property of the enclosing block's kind, here. */
   keywords: KeywordText[];
   /** What a name written here would stand for; undefined where no name may stand. */
   role: NameRole | undefined;
-  /** A version being typed after `name@`: what that name stands for, the name and where it begins. */
+  /** A version being typed after `name@`: that name, where it begins and what it stands for. */
   versionOf: { role: NameRole; name: string; start: number } | undefined;
-  /** For an edge target, the names of the group before the arrow; for a list item, the names listed so far. */
+  /** An edge target's sources (the group before the arrow), or the names of the list being written. */
   nearby: string[];
-  /** The part id of the statement, when it is a part declared with one (for a job: the jobs it offers). */
+  /** The part id of the statement, when it is a part declared with one. */
   partId: string | undefined;
 }
 
 /** What the name read by each `nameRef` of a statement stands for, by rule and occurrence (`SUBRULE` 0, `SUBRULE2` 2...). */
-const NAME_ROLES: Record<string, NameRole> = {
+const ROLE_OF_NAME_REF: Record<string, NameRole> = {
   "workflowStatement#0": "workflow",
   "subjectStatement#0": "subject",
   "typedSubject#0": "subject-kind",
@@ -1253,49 +1236,91 @@ const NAME_ROLES: Record<string, NameRole> = {
 
 /** The grammar without its junk rules, for content assist; built on first need. */
 let assistParser: WfParser | undefined;
-
 /** Past this many tokens (after compaction) a statement is not explored: content assist costs about 0.1 ms a token. */
 const MAX_ASSIST_TOKENS = 400;
+const WORD_AT_END = new RegExp(`${NAME_CHAR.source}(?:${NAME_CHAR.source}|[${NAME_JOINERS.replace("-", "\\-")}])*$`);
 
 /**
- * What may follow `text`, the text before the cursor from a statement boundary (a line start
- * outside any bracket; earlier whole statements in it are skipped). The answer comes from
- * chevrotain's content assist on the statement's tokens, read against the table: which
- * keywords may begin a statement or property there, and what a name there would stand for.
+ * What may follow `text`, the text before the cursor from a statement boundary (earlier whole
+ * statements in it are skipped): chevrotain's content assist on the statement's tokens, read
+ * against the table for the keywords that may begin a statement or property there and what a
+ * name there would stand for.
  */
 export function expectedAt(text: string): Expected {
-  let wordStart = text.length;
-  while (wordStart > 0 && isWordChar(text.charCodeAt(wordStart - 1))) wordStart--;
-  while (wordStart < text.length && !NAME_CHAR.test(text[wordStart]!)) wordStart++;
-  const nothing: Expected = { wordStart, keywords: [], role: undefined, versionOf: undefined, nearby: [], partId: undefined };
+  let wordStart = WORD_AT_END.exec(text)?.index ?? text.length;
   const lexed = lex(text.slice(0, wordStart));
   const comment = lexed.comments[lexed.comments.length - 1];
-  if (comment && comment.startOffset + comment.image.length === wordStart) return nothing;
   markNewlines(lexed.tokens);
   const tokens = lastStatement(dropContinuationNewlines(lexed.tokens));
   const last = tokens[tokens.length - 1];
-  const endsAtWord = last !== undefined && last.startOffset + last.image.length === wordStart;
-  if (endsAtWord && last!.tokenType === StringLiteral && !closesString(last!.image)) {
-    // A quoted name being typed.
-    nothing.wordStart = wordStart = last!.startOffset;
-    tokens.pop();
-  } else if (endsAtWord && last!.tokenType === At) {
-    // A version being typed: after the name before `@`.
+  const atWord = last && last.startOffset + last.image.length === wordStart ? last : undefined;
+  // A quoted name being typed (the lexer reports a string left open at its start).
+  if (atWord?.tokenType === StringLiteral && lexed.problems.some((problem) => problem.offset === atWord.startOffset)) wordStart = tokens.pop()!.startOffset;
+  const expected: Expected = { wordStart, keywords: [], role: undefined, versionOf: undefined, nearby: [], partId: partIdOf(tokens) };
+  if (comment && comment.startOffset + comment.image.length === wordStart) return expected;
+  if (atWord?.tokenType === At) {
     const name = tokens[tokens.length - 2];
-    if (!name || !(tokenMatcher(name, Name) || tokenMatcher(name, StringLiteral))) return nothing;
-    const role = assist(tokens.slice(0, -2), tokens).role;
-    return role ? { ...nothing, versionOf: { role, name: name.tokenType === StringLiteral ? decodeString(name.image) : name.image, start: name.startOffset }, partId: partIdOf(tokens) } : nothing;
+    const role = name && isNameToken(name) ? assist(tokens.slice(0, -2), expected).role : undefined;
+    return { ...expected, keywords: [], role: undefined, versionOf: role && { role, name: nameText(name!), start: name!.startOffset } };
   }
-  return { ...nothing, ...assist(tokens, tokens) };
+  assist(tokens, expected);
+  if (expected.role === "edge-target") {
+    const arrows = tokens.flatMap((token, i) => (token.tokenType === Arrow ? [i] : []));
+    expected.nearby = tokens.slice((arrows[arrows.length - 2] ?? -1) + 1, arrows[arrows.length - 1]).filter(isNameToken).map(nameText);
+  } else if (expected.role === "subject-ref") {
+    expected.nearby = tokens.slice(tokens.map((token) => token.tokenType).lastIndexOf(LBracket) + 1).filter(isNameToken).map(nameText);
+  }
+  return expected;
 }
 
-function isWordChar(code: number): boolean {
-  const char = String.fromCharCode(code);
-  return NAME_CHAR.test(char) || NAME_JOINERS.includes(char);
+/** Content assist on `tokens` (a statement so far), read against the table into `expected`. */
+function assist(tokens: IToken[], expected: Expected): Expected {
+  const compact = compacted(tokens);
+  let paths: ReturnType<WfParser["computeContentAssist"]> = [];
+  try {
+    assistParser ??= new WfParser(false, true, false);
+    if (compact.length <= MAX_ASSIST_TOKENS) paths = assistParser.computeContentAssist("realStatement", compact);
+  } catch {
+    paths = [];
+  }
+  for (const { nextTokenType, ruleStack, occurrenceStack } of paths) {
+    const word = KEYWORD_OF.get(nextTokenType);
+    if (word !== undefined && !expected.keywords.includes(word) && beginsLine(word, ruleStack, occurrenceStack)) expected.keywords.push(word);
+    if (nextTokenType === Name) expected.role ??= nameRoleOf(ruleStack, occurrenceStack);
+  }
+  return expected;
 }
 
-function closesString(image: string): boolean {
-  return image.length >= 2 && image.endsWith('"') && !/(?:^|[^\\])(?:\\\\)*\\"$/.test(image);
+/** A statement keyword where a statement begins; a property keyword where a property of the block's kind begins. */
+function beginsLine(word: KeywordText, rules: string[], occurrences: number[]): boolean {
+  const n = rules.length - 1;
+  if (n === 1) return word in STATEMENTS && rules[1] === `${word}Statement`;
+  const kind = blockKindOf(rules, occurrences);
+  const begins = rules[n] === "blockProperty" || (rules[n] === "withClause" && rules[n - 1] === "blockProperty" && PROPERTY_LIST[occurrences[n]!]?.[1] === "json");
+  return begins && kind !== undefined && blockHolds(kind, word as PropertyKeyword);
+}
+
+function nameRoleOf(rules: string[], occurrences: number[]): NameRole | undefined {
+  const n = rules.length - 1;
+  const parent = rules[n - 1];
+  if (rules[n] !== "nameRef") return undefined;
+  if (parent === "nameGroup") return occurrences[n - 1] === 0 ? "edge-source" : "edge-target";
+  const property = parent === "kindSpec" ? specKindOf(rules, occurrences, n - 1) : parent === "blockProperty" || parent === "nameList" ? PROPERTY_LIST[occurrences[parent === "nameList" ? n - 1 : n]!]?.[0] : undefined;
+  return property ? (PROPERTIES[property] as { role?: NameRole }).role : ROLE_OF_NAME_REF[`${parent}#${occurrences[n]}`];
+}
+
+/** The kind of the innermost block in the rule stack. */
+function blockKindOf(rules: string[], occurrences: number[]): BlockKind | undefined {
+  const block = rules.lastIndexOf("block");
+  const parent = rules[block - 1];
+  return parent === "kindSpec" ? specKindOf(rules, occurrences, block - 1) : parent === "partStatement" ? "part" : parent === "versionStatement" ? "version" : undefined;
+}
+
+/** The kind (`trigger` or `destination`) of the kind word and block read by the `kindSpec` at `index` of the rule stack. */
+function specKindOf(rules: string[], occurrences: number[], index: number): "trigger" | "destination" | undefined {
+  const parent = rules[index - 1];
+  const word = parent === "blockProperty" ? PROPERTY_LIST[occurrences[index]!]?.[0] : parent?.replace(/Statement$/, "");
+  return word === "trigger" || word === "destination" ? word : undefined;
 }
 
 /** The tokens after the last line break outside brackets: the statement being written. */
@@ -1311,131 +1336,41 @@ function lastStatement(tokens: IToken[]): IToken[] {
   return tokens.slice(start);
 }
 
-/** Content assist on `tokens` (the statement so far), read against the table; `statement` for what names it holds. */
-function assist(tokens: IToken[], statement: IToken[]): Pick<Expected, "keywords" | "role" | "nearby" | "partId"> {
-  const compact = compacted(tokens);
-  let paths: ReturnType<WfParser["computeContentAssist"]> = [];
-  if (compact.length <= MAX_ASSIST_TOKENS) {
-    try {
-      assistParser ??= new WfParser(false, true, false);
-      paths = assistParser.computeContentAssist("realStatement", compact);
-    } catch {
-      paths = [];
-    }
+/**
+ * The statement's tokens with what cannot change the answer left out, so that content assist
+ * stays cheap on long statements: the inside of every bracket already closed (`{}` reads as
+ * the block or literal did), the lines already written inside the brackets still open, and a
+ * chain's links before its last two groups.
+ */
+function compacted(tokens: IToken[]): IToken[] {
+  if (tokens.length <= 64) return tokens;
+  const out: IToken[] = [];
+  const open: number[] = [];
+  for (const token of tokens) {
+    const type = token.tokenType;
+    const opener = open.length ? out[open[open.length - 1]!]!.tokenType : undefined;
+    const closes = (type === RBrace && opener === LBrace) || (type === RBracket && opener === LBracket);
+    if (closes || (type === Newline && opener)) out.length = (closes ? open.pop()! : open[open.length - 1]!) + 1;
+    else if (type === LBrace || type === LBracket) open.push(out.length);
+    out.push(token);
   }
-  const keywords: KeywordText[] = [];
-  let role: NameRole | undefined;
-  for (const { nextTokenType, ruleStack, occurrenceStack } of paths) {
-    const word = KEYWORD_OF.get(nextTokenType);
-    if (word !== undefined && !keywords.includes(word) && beginsLine(word, ruleStack, occurrenceStack)) keywords.push(word);
-    if (nextTokenType === Name) role ??= nameRoleOf(ruleStack, occurrenceStack);
-  }
-  return { keywords, role, nearby: role === "edge-target" || role === "subject-ref" ? nearbyNames(role, statement) : [], partId: partIdOf(statement) };
-}
-
-/** A statement keyword where a statement begins; a property keyword where a property of the block's kind begins. */
-function beginsLine(word: KeywordText, rules: string[], occurrences: number[]): boolean {
-  const n = rules.length - 1;
-  if (word in STATEMENTS && n === 1 && rules[1] === `${word}Statement`) return true;
-  if (!(word in PROPERTIES)) return false;
-  const property = rules[n] === "blockProperty" || (rules[n] === "withClause" && rules[n - 1] === "blockProperty" && PROPERTY_LIST[occurrences[n]!]?.[1] === "json");
-  const kind = blockKindOf(rules, occurrences);
-  return property && kind !== undefined && blockHolds(kind, word as PropertyKeyword);
-}
-
-function nameRoleOf(rules: string[], occurrences: number[]): NameRole | undefined {
-  const n = rules.length - 1;
-  if (rules[n] !== "nameRef") return undefined;
-  const parent = rules[n - 1];
-  if (parent === "nameGroup") return occurrences[n - 1] === 0 ? "edge-source" : "edge-target";
-  if (parent === "kindSpec") {
-    const kind = specKindOf(rules, occurrences, n - 1);
-    return kind && PROPERTIES[kind].role;
-  }
-  if (parent === "blockProperty" || parent === "nameList") {
-    const word = PROPERTY_LIST[occurrences[parent === "blockProperty" ? n : n - 1]!]?.[0];
-    return word && (PROPERTIES[word] as { role?: NameRole }).role;
-  }
-  return NAME_ROLES[`${parent}#${occurrences[n]}`];
-}
-
-/** The kind of the innermost block in the rule stack. */
-function blockKindOf(rules: string[], occurrences: number[]): BlockKind | undefined {
-  const block = rules.lastIndexOf("block");
-  const parent = rules[block - 1];
-  if (parent === "partStatement") return "part";
-  if (parent === "versionStatement") return "version";
-  return parent === "kindSpec" ? specKindOf(rules, occurrences, block - 1) : undefined;
-}
-
-/** The kind of the kind word (and block) that the `kindSpec` at `index` of the rule stack reads. */
-function specKindOf(rules: string[], occurrences: number[], index: number): "trigger" | "destination" | undefined {
-  const parent = rules[index - 1];
-  if (parent === "triggerStatement") return "trigger";
-  if (parent === "destinationStatement") return "destination";
-  const word = parent === "blockProperty" ? PROPERTY_LIST[occurrences[index]!]?.[0] : undefined;
-  return word === "trigger" || word === "destination" ? word : undefined;
-}
-
-function nameText(token: IToken): string {
-  return token.tokenType === StringLiteral ? decodeString(token.image) : token.image;
+  let arrows = 0;
+  for (let i = (open[0] ?? out.length) - 1; i >= 0; i--) if (out[i]!.tokenType === Arrow && ++arrows === 2) return out.slice(i + 1);
+  return out;
 }
 
 function isNameToken(token: IToken): boolean {
   return tokenMatcher(token, Name) || tokenMatcher(token, StringLiteral);
 }
 
-/** The names an edge target comes from (the group before the last arrow), or the names of the list being written. */
-function nearbyNames(role: "edge-target" | "subject-ref", tokens: IToken[]): string[] {
-  let end = tokens.length;
-  let start = 0;
-  if (role === "edge-target") {
-    const arrows = tokens.flatMap((token, i) => (token.tokenType === Arrow ? [i] : []));
-    end = arrows[arrows.length - 1] ?? 0;
-    start = (arrows[arrows.length - 2] ?? -1) + 1;
-  } else {
-    start = tokens.map((token) => token.tokenType).lastIndexOf(LBracket) + 1;
-  }
-  return tokens.slice(start, end).filter(isNameToken).map(nameText);
+function nameText(token: IToken): string {
+  return token.tokenType === StringLiteral ? decodeString(token.image) : token.image;
 }
 
 /** `part name = id`: the id. */
 function partIdOf(tokens: IToken[]): string | undefined {
   const [keyword, , equals, id] = tokens;
   return keyword?.tokenType === Keywords.part && equals?.tokenType === Equals && id && isNameToken(id) ? nameText(id) : undefined;
-}
-
-/**
- * The statement's tokens with what cannot change the answer left out, so that content assist
- * stays cheap on long statements: the inside of every bracket already closed (`{}` reads as
- * the block or literal did), the whole lines already written inside the brackets still open,
- * and the links of a chain before the last two groups.
- */
-function compacted(tokens: IToken[]): IToken[] {
-  if (tokens.length <= 64) return tokens;
-  const out: IToken[] = [];
-  /** For each bracket still open: its token's place in `out`. */
-  const open: number[] = [];
-  for (const token of tokens) {
-    const type = token.tokenType;
-    const opener = open.length ? out[open[open.length - 1]!]!.tokenType : undefined;
-    if ((type === RBrace && opener === LBrace) || (type === RBracket && opener === LBracket)) {
-      out.length = open.pop()! + 1;
-      out.push(token);
-    } else if (type === Newline && open.length) {
-      // A line break inside a bracket: the line before it is whole, and drops out.
-      out.length = open[open.length - 1]! + 1;
-      out.push(token);
-    } else {
-      if (type === LBrace || type === LBracket) open.push(out.length);
-      out.push(token);
-    }
-  }
-  let arrows = 0;
-  for (let i = (open[0] ?? out.length) - 1; i >= 0; i--) {
-    if (out[i]!.tokenType === Arrow && ++arrows === 2) return out.slice(i + 1);
-  }
-  return out;
 }
 
 export { WfParser, sharedParser };
