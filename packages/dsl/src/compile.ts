@@ -34,12 +34,11 @@ import type {
   WorkflowStatement,
 } from "./ast.js";
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
-import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
+import { BLOCKS, printName, readBlock, wordList, type BlockContents, type BlockKind, type BlockProblem } from "./syntax-table.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
 import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
 import { parse } from "./parser.js";
-import type { BlockKind } from "./parser.js";
 import { LineIndex, type Span, spanOf } from "./positions.js";
 import { WfSourceMap, type WfOrigins } from "./wf-source-map.js";
 
@@ -614,7 +613,7 @@ class Compiler {
       const known = [...this.subjects.keys()];
       this.report(
         DSL_CODES.undeclaredSubject,
-        `no subject named \`${name.text}\` is declared; declare it with \`subject ${printableName(name.text)} = company "<canonical id>" "<label>"\`${known.length ? ` (declared: ${known.slice(0, 5).map((k) => `\`${k}\``).join(", ")})` : ""}`,
+        `no subject named \`${name.text}\` is declared; declare it with \`subject ${printName(name.text)} = company "<canonical id>" "<label>"\`${known.length ? ` (declared: ${known.slice(0, 5).map((k) => `\`${k}\``).join(", ")})` : ""}`,
         spanOf(name),
         { pointer: this.pointer("subjectRefs", index) },
       );
@@ -717,7 +716,7 @@ class Compiler {
         const suggestion = this.suggester.closest(name.text, this.namesInOrder());
         this.report(
           DSL_CODES.undeclaredNode,
-          `no node named \`${name.text}\` is declared${suggestion ? `; did you mean \`${suggestion}\`?` : `; declare it (for example \`part ${printableName(name.text)} = pack@1\`)`}`,
+          `no node named \`${name.text}\` is declared${suggestion ? `; did you mean \`${suggestion}\`?` : `; declare it (for example \`part ${printName(name.text)} = pack@1\`)`}`,
           spanOf(name),
           { nodeId: name.text, pointer, ...(suggestion ? { suggestion } : {}) },
         );
@@ -787,8 +786,7 @@ class Compiler {
       const at = keywordSpan(problem.property, problem.property.type);
       const word = problem.property.type;
       if (problem.kind === "misplaced") {
-        const allowed = BLOCK_PROPERTIES[kind].map((name) => `\`${name}\``);
-        this.report(DSL_CODES.syntax, `\`${word}\` does not belong in ${BLOCK_SUBJECT[kind]}, which holds ${allowed.slice(0, -1).join(", ")} and ${allowed[allowed.length - 1]}`, at);
+        this.report(DSL_CODES.syntax, `\`${word}\` does not belong in ${BLOCKS[kind].what}, which holds ${wordList(BLOCKS[kind].properties, "and")}`, at);
       } else {
         this.report(DSL_CODES.duplicateField, `\`${word}\` is already written in this block, and the first is kept; remove this one`, at);
       }
@@ -914,9 +912,4 @@ function cloneDeepJson(value: object): unknown {
 /** The node name a declaration declares: its name, or a raw node's string `id`. */
 function declaredName(statement: NodeDeclaration): string | undefined {
   return statement.type === "node" ? (stringMemberOf(statement.value, "id")?.value as string | undefined) : statement.name?.text;
-}
-
-/** A name as `.wf` would write it in a message. */
-function printableName(name: string): string {
-  return /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$/.test(name) ? name : JSON.stringify(name);
 }

@@ -1,13 +1,9 @@
 /**
  * The fast path of `parse`: a hand-written scanner and recursive-descent parser for
- * well-formed `.wf` text.
- *
- * Why it exists: the chevrotain path (lexer.ts, parser.ts) allocates a token object per token
- * and runs recovery machinery built for broken text; on large valid files that cost 7-12x
- * `JSON.parse`, much of it garbage collection, and building chevrotain's lexer and parser
- * cost every CLI start about 90 ms. Most text that is parsed is valid, so this path reads it
- * straight from the string (charCodeAt, no token objects) and builds the tree directly; the
- * chevrotain path stays the reference, and the fallback that recovers and explains errors.
+ * well-formed `.wf` text. It reads straight from the string (no token objects, no recovery
+ * machinery, no chevrotain start-up: docs/performance.md has the figures) and builds the tree
+ * directly; the chevrotain path (lexer.ts, parser.ts) stays the reference, and the fallback
+ * that recovers and explains errors.
  *
  * The contract, held by property tests (test/fast-parser.property.test.ts):
  * - It returns a tree only for text the chevrotain path reads with zero diagnostics, and then
@@ -19,8 +15,8 @@
  *   check both directions). Should one ever be left to chevrotain, list it here and weaken
  *   the test's second direction.
  *
- * It mirrors the chevrotain lexer's tokens (each pattern matched greedily, tried in the
- * lexer's order; keywords only as whole words; newlines as tokens, except before a line that
+ * It reads the lexical table (syntax-table.ts) as the lexer does, and mirrors the lexer's
+ * tokens (each pattern matched greedily, tried in the lexer's order; keywords only as whole words; newlines as tokens, except before a line that
  * continues a chain with `->`) and the parser's decisions on valid input (see each decision).
  */
 import type {
@@ -42,9 +38,28 @@ import type {
   WfFile,
   WithClause,
 } from "./ast.js";
-import type { KeywordText } from "./lexer.js";
 import type { Span } from "./positions.js";
-import { decodeString } from "./strings.js";
+import {
+  BLANKS,
+  BLOCKS,
+  CLAUSES,
+  decodeString,
+  ESCAPE_PATTERN,
+  KEYWORD_TEXTS,
+  NAME_CHAR,
+  NAME_JOINERS,
+  NAME_START as NAME_START_CHAR,
+  NUMBER_PATTERN,
+  PROPERTIES,
+  STATEMENTS,
+  VERSION_JOINERS,
+  wordContinuesBlock,
+  type BlockKind,
+  type KeywordText,
+  type PropertyKeyword,
+  type StatementEntry,
+  type StatementKeyword,
+} from "./syntax-table.js";
 import { MAX_JSON_DEPTH } from "./json-value.js";
 
 // ---------------------------------------------------------------- token types
@@ -66,72 +81,47 @@ const RBRACKET = 11;
 const COMMA = 12;
 const COLON = 13;
 const EQUALS = 14;
-// Keywords: every one is also a name (the lexer puts them in the `Name` category).
-const KW_WORKFLOW = 16;
-const KW_SUBJECT = 17;
-const KW_TRIGGER = 18;
-const KW_PART = 19;
-const KW_GATE = 20;
-const KW_DESTINATION = 21;
-const KW_NODE = 22;
-const KW_EDGE = 23;
-const KW_VERSION = 24;
-const KW_DOCUMENT = 25;
-const KW_WITH = 26;
-const KW_JOB = 27;
-const KW_SUBJECTS = 28;
-const KW_SCHEDULE = 29;
-const KW_TIMEZONE = 30;
-const KW_SCOPE = 31;
-const KW_IDENTIFIERS = 32;
-const KW_TRUE = 33;
-const KW_FALSE = 34;
-const KW_NULL = 35;
-
-/**
- * Each keyword's code. Typed by the lexer's keyword list, so a keyword added there without a
- * code here fails to compile rather than being read as a plain name.
- */
-const KEYWORD_CODES: Record<KeywordText, number> = {
-  workflow: KW_WORKFLOW,
-  subject: KW_SUBJECT,
-  trigger: KW_TRIGGER,
-  part: KW_PART,
-  gate: KW_GATE,
-  destination: KW_DESTINATION,
-  node: KW_NODE,
-  edge: KW_EDGE,
-  version: KW_VERSION,
-  document: KW_DOCUMENT,
-  with: KW_WITH,
-  job: KW_JOB,
-  subjects: KW_SUBJECTS,
-  schedule: KW_SCHEDULE,
-  timezone: KW_TIMEZONE,
-  scope: KW_SCOPE,
-  identifiers: KW_IDENTIFIERS,
-  true: KW_TRUE,
-  false: KW_FALSE,
-  null: KW_NULL,
-};
+// Keywords: every one is also a name (the lexer puts them in the `Name` category). Codes from
+// KEYWORD_BASE up, one per word of the table, in its order.
+const KEYWORD_BASE = 16;
+const KW = Object.fromEntries(KEYWORD_TEXTS.map((word, i) => [word, KEYWORD_BASE + i])) as Record<KeywordText, number>;
+const KW_WITH = KW.with;
+const KW_TRUE = KW.true;
+const KW_FALSE = KW.false;
+const KW_NULL = KW.null;
 
 /** Keywords by length, for the whole-word check after a name is scanned. */
 const KEYWORDS_BY_LENGTH: ReadonlyArray<ReadonlyArray<readonly [string, number]>> = (() => {
   const table: Array<Array<readonly [string, number]>> = [];
-  for (const [word, code] of Object.entries(KEYWORD_CODES)) {
+  for (const [word, code] of Object.entries(KW)) {
     while (table.length <= word.length) table.push([]);
     table[word.length]!.push([word, code]);
   }
   return table;
 })();
 
+/** By keyword code: the statement it begins, the block property it begins (with its form). */
+const STATEMENT_OF = KEYWORD_TEXTS.map((word) => (word in STATEMENTS ? (word as StatementKeyword) : undefined));
+const PROPERTY_OF = KEYWORD_TEXTS.map((word) => (word in PROPERTIES ? (word as PropertyKeyword) : undefined));
+/** By keyword code, for a clause word (CLAUSES): the bracket token after it that makes it a clause. */
+const CLAUSE_BRACKET = KEYWORD_TEXTS.map((word) => (word in CLAUSES ? (CLAUSES[word as keyof typeof CLAUSES] === "{" ? LBRACE : LBRACKET) : -1));
+/** By block kind, then token type: whether a line that begins with it goes on with the block (`wordContinuesBlock`). */
+const BLOCK_LINE_STARTS = Object.fromEntries(
+  (Object.keys(BLOCKS) as BlockKind[]).map((kind) => {
+    const starts = new Uint8Array(KEYWORD_BASE + KEYWORD_TEXTS.length);
+    starts[RBRACE] = 1;
+    KEYWORD_TEXTS.forEach((word, i) => (starts[KEYWORD_BASE + i] = wordContinuesBlock(kind, word) ? 1 : 0));
+    return [kind, starts];
+  }),
+) as Record<BlockKind, Uint8Array>;
+
 function isNameToken(type: number): boolean {
-  return type === NAME || type >= KW_WORKFLOW;
+  return type === NAME || type >= KEYWORD_BASE;
 }
 
 /** `nameRef`: a bare name (keywords included) or a quoted string. */
 function isNameRefToken(type: number): boolean {
-  return type === NAME || type === STRING || type >= KW_WORKFLOW;
+  return type === NAME || type === STRING || type >= KEYWORD_BASE;
 }
 
 /** The lexer's `JsonToken` category: a newline before one of these continues a JSON literal. */
@@ -139,39 +129,45 @@ function isJsonToken(type: number): boolean {
   return (type >= LBRACE && type <= COLON) || type === STRING || type === NUMBER || type === KW_TRUE || type === KW_FALSE || type === KW_NULL;
 }
 
-/** The parser's BLOCK_LINE_STARTS, and VERSION_BLOCK_LINE_STARTS in a `version` block. */
-function continuesBlock(type: number, versionBlock: boolean): boolean {
-  if (type === KW_SCHEDULE || type === KW_TIMEZONE || type === KW_JOB || type === KW_SUBJECTS || type === KW_WITH || type === RBRACE) return true;
-  return versionBlock && (type === KW_TRIGGER || type === KW_DESTINATION || type === KW_SCOPE);
-}
-
 // ---------------------------------------------------------------- characters
 
 // ASCII character classes, one table lookup per character.
-const WORD = 1; // [A-Za-z0-9_]
-const NAME_START = 2; // [A-Za-z_]
+const WORD = 1; // NAME_CHAR
+const NAME_START = 2;
 const DIGIT = 4; // [0-9]
-const HEX = 8; // [0-9a-fA-F]
+const NAME_JOIN = 16; // NAME_JOINERS
+const VERSION_JOIN = 32; // VERSION_JOINERS
+const BLANK = 64; // BLANKS
 const CLASSES = (() => {
   const table = new Uint8Array(128);
   for (let c = 0; c < 128; c++) {
     const ch = String.fromCharCode(c);
-    if (/[A-Za-z0-9_]/.test(ch)) table[c]! |= WORD;
-    if (/[A-Za-z_]/.test(ch)) table[c]! |= NAME_START;
+    if (NAME_CHAR.test(ch)) table[c]! |= WORD;
+    if (NAME_START_CHAR.test(ch)) table[c]! |= NAME_START;
     if (/[0-9]/.test(ch)) table[c]! |= DIGIT;
-    if (/[0-9a-fA-F]/.test(ch)) table[c]! |= HEX;
+    if (NAME_JOINERS.includes(ch)) table[c]! |= NAME_JOIN;
+    if (VERSION_JOINERS.includes(ch)) table[c]! |= VERSION_JOIN;
+    if (BLANKS.includes(ch)) table[c]! |= BLANK;
   }
   return table;
 })();
+
+// Strings and numbers, matched where they start (sticky): a string without escapes, one with
+// only the escapes the lexer accepts, and a number.
+const PLAIN_STRING = /"[^"\\\r\n]*"/y;
+const ESCAPED_STRING = new RegExp(`"(?:[^"\\\\\\r\\n]|${ESCAPE_PATTERN.source})*"`, "y");
+const NUMBER_AT = new RegExp(NUMBER_PATTERN.source, "y");
 
 /** charCodeAt past the end is NaN; `NaN < 128` is false, so every class test fails there. */
 function is(c: number, cls: number): boolean {
   return c < 128 && (CLASSES[c]! & cls) !== 0;
 }
 
-/** The lexer's Whitespace token: `[ \t\f\v\u00a0\ufeff]`. */
+const HIGH_BLANKS = [...BLANKS].map((blank) => blank.charCodeAt(0)).filter((c) => c >= 128);
+
+/** The lexer's Whitespace token: BLANKS. */
 function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0c || c === 0x0b || c === 0xa0 || c === 0xfeff;
+  return c < 128 ? (CLASSES[c]! & BLANK) !== 0 : HIGH_BLANKS.includes(c);
 }
 
 /**
@@ -343,13 +339,12 @@ class FastParser {
           p = this.string(p);
           break;
         case 0x40: {
-          // VersionLiteral `@[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*`, else a lone At.
+          // VersionLiteral `@` VERSION_PATTERN, else a lone At.
           if (is(text.charCodeAt(p + 1), WORD)) {
             p += 2;
             for (;;) {
               while (is(text.charCodeAt(p), WORD)) p++;
-              const d = text.charCodeAt(p);
-              if ((d === 0x2e || d === 0x2d || d === 0x2b) && is(text.charCodeAt(p + 1), WORD)) p += 2;
+              if (is(text.charCodeAt(p), VERSION_JOIN) && is(text.charCodeAt(p + 1), WORD)) p += 2;
               else break;
             }
             type = VERSION_LITERAL;
@@ -374,13 +369,12 @@ class FastParser {
             type = NUMBER;
             p = this.number(p);
           } else if (is(c, NAME_START)) {
-            // Name `[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*`; a keyword only when it is
-            // the whole of that match (the lexer's `longer_alt: Name`).
+            // Name (NAME_PATTERN); a keyword only when it is the whole of that match (the
+            // lexer's `longer_alt: Name`).
             p++;
             for (;;) {
               while (is(text.charCodeAt(p), WORD)) p++;
-              const d = text.charCodeAt(p);
-              if ((d === 0x2e || d === 0x2d) && is(text.charCodeAt(p + 1), WORD)) p += 2;
+              if (is(text.charCodeAt(p), NAME_JOIN) && is(text.charCodeAt(p + 1), WORD)) p += 2;
               else break;
             }
             type = this.keyword(this.scannedStart, p);
@@ -409,61 +403,24 @@ class FastParser {
     return p;
   }
 
-  /** NumberLiteral `-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?`; each optional part all or nothing. */
+  /** NumberLiteral (NUMBER_PATTERN), or a decline where none matches (a lone `-`). */
   private number(p: number): number {
-    const text = this.text;
-    if (text.charCodeAt(p) === 0x2d) p++;
-    const first = text.charCodeAt(p);
-    if (first === 0x30) p++;
-    else if (is(first, DIGIT)) {
-      p++;
-      while (is(text.charCodeAt(p), DIGIT)) p++;
-    } else throw DECLINE; // a lone `-`: no token matches
-    if (text.charCodeAt(p) === 0x2e && is(text.charCodeAt(p + 1), DIGIT)) {
-      p += 2;
-      while (is(text.charCodeAt(p), DIGIT)) p++;
-    }
-    const e = text.charCodeAt(p);
-    if (e === 0x65 || e === 0x45) {
-      let q = p + 1;
-      const sign = text.charCodeAt(q);
-      if (sign === 0x2b || sign === 0x2d) q++;
-      if (is(text.charCodeAt(q), DIGIT)) {
-        q++;
-        while (is(text.charCodeAt(q), DIGIT)) q++;
-        p = q;
-      }
-    }
-    return p;
+    NUMBER_AT.lastIndex = p;
+    if (!NUMBER_AT.test(this.text)) throw DECLINE;
+    return NUMBER_AT.lastIndex;
   }
 
   /**
-   * StringLiteral `"(?:[^"\\\r\n]|\\[^\r\n])*"`, declining where the lexer reports a problem:
-   * no closing quote on the line, or an escape other than `\" \\ \/ \b \f \n \r \t \uXXXX`.
+   * StringLiteral, declining where the lexer reports a problem: no closing quote on the line,
+   * or an escape other than ESCAPE_PATTERN's.
    */
   private string(p: number): number {
-    const text = this.text;
-    const length = this.length;
-    p++;
-    for (;;) {
-      if (p >= length) throw DECLINE;
-      const c = text.charCodeAt(p);
-      if (c === 0x22) return p + 1;
-      if (c === 0x5c) {
-        const next = text.charCodeAt(p + 1);
-        if (next === 0x22 || next === 0x5c || next === 0x2f || next === 0x62 || next === 0x66 || next === 0x6e || next === 0x72 || next === 0x74) {
-          p += 2;
-        } else if (next === 0x75 && is(text.charCodeAt(p + 2), HEX) && is(text.charCodeAt(p + 3), HEX) && is(text.charCodeAt(p + 4), HEX) && is(text.charCodeAt(p + 5), HEX)) {
-          p += 6;
-        } else {
-          throw DECLINE;
-        }
-        this.scannedEscaped = true;
-        continue;
-      }
-      if (c === 0x0a || c === 0x0d) throw DECLINE;
-      p++;
-    }
+    PLAIN_STRING.lastIndex = p;
+    if (PLAIN_STRING.test(this.text)) return PLAIN_STRING.lastIndex;
+    ESCAPED_STRING.lastIndex = p;
+    if (!ESCAPED_STRING.test(this.text)) throw DECLINE;
+    this.scannedEscaped = true;
+    return ESCAPED_STRING.lastIndex;
   }
 
   private keyword(start: number, end: number): number {
@@ -559,33 +516,30 @@ class FastParser {
       const second = this.peek();
       if (second === ARROW || second === COMMA) return this.chain();
     }
-    switch (type) {
-      case KW_WORKFLOW:
+    const statement = STATEMENT_OF[type - KEYWORD_BASE];
+    const form = statement && (STATEMENTS[statement] as StatementEntry).form;
+    if (form === "kind") return this.triggerOrDestination(statement as "trigger" | "destination");
+    if (form === "json") {
+      const start = this.start;
+      this.advance();
+      const value = this.json();
+      return { type: statement as "node" | "edge" | "document", value, start, end: value.end };
+    }
+    switch (statement) {
+      case "workflow":
         return this.workflow();
-      case KW_SUBJECT:
+      case "subject":
         return this.subject();
-      case KW_TRIGGER:
-      case KW_DESTINATION:
-        return this.triggerOrDestination(type);
-      case KW_PART:
+      case "part":
         return this.part();
-      case KW_GATE:
+      case "gate":
         return this.gate();
-      case KW_NODE:
-      case KW_EDGE:
-      case KW_DOCUMENT: {
-        const start = this.start;
-        this.advance();
-        const value = this.json();
-        const statementType = type === KW_NODE ? "node" : type === KW_EDGE ? "edge" : "document";
-        return { type: statementType, value, start, end: value.end };
-      }
-      case KW_VERSION: {
+      case "version": {
         const start = this.start;
         this.advance();
         this.expect(LBRACE);
-        const block = this.block(true);
-        return { type: "version", block, start, end: block.end };
+        const block = this.block(statement);
+        return { type: statement, block, start, end: block.end };
       }
       default:
         throw DECLINE;
@@ -620,7 +574,7 @@ class FastParser {
     const label = this.optionalName();
     if (label) end = label.end;
     let identifiers: TypedSubject["identifiers"];
-    if (this.type === KW_IDENTIFIERS) {
+    if (this.type === KW.identifiers) {
       const identifiersStart = this.start;
       this.advance();
       const value = this.json();
@@ -633,15 +587,15 @@ class FastParser {
     return { type: "subject", name, body, start, end };
   }
 
-  private triggerOrDestination(type: number): Statement {
+  private triggerOrDestination(kind: "trigger" | "destination"): Statement {
     const start = this.start;
     this.advance();
     const name = this.nameRef();
-    const spec = this.kindSpec();
+    const spec = this.kindSpec(kind);
     let end = spec.end;
     const clause = this.optionalWith();
     if (clause) end = clause.end;
-    return { type: type === KW_TRIGGER ? "trigger" : "destination", name, spec, with: clause, start, end };
+    return { type: kind, name, spec, with: clause, start, end };
   }
 
   private part(): Statement {
@@ -662,7 +616,7 @@ class FastParser {
       if (version) end = version.end;
     }
     if (this.type === LBRACE) {
-      block = this.block(false);
+      block = this.block("part");
       end = block.end;
     }
     const clause = this.optionalWith();
@@ -739,8 +693,7 @@ class FastParser {
   private optionalName(): NameSyntax | undefined {
     const type = this.type;
     if (!isNameRefToken(type)) return undefined;
-    if (type === KW_WITH && this.peek() === LBRACE) return undefined;
-    if (type === KW_IDENTIFIERS && this.peek() === LBRACKET) return undefined;
+    if (type >= KEYWORD_BASE && this.peek() === CLAUSE_BRACKET[type - KEYWORD_BASE]) return undefined;
     return this.nameRef();
   }
 
@@ -773,10 +726,10 @@ class FastParser {
     return undefined;
   }
 
-  private kindSpec(): KindSpec {
+  private kindSpec(blockKind: BlockKind): KindSpec {
     const kind = this.nameRef();
     if (this.type !== LBRACE) return { kind, block: undefined, start: kind.start, end: kind.end };
-    const block = this.block(false);
+    const block = this.block(blockKind);
     return { kind, block, start: kind.start, end: block.end };
   }
 
@@ -786,15 +739,16 @@ class FastParser {
    * ends the block unclosed, an error. Which properties suit the block's kind is the
    * compiler's business, not the parser's.
    */
-  private block(versionBlock: boolean): Block {
+  private block(kind: BlockKind): Block {
     const open = this.start;
     this.advance();
     const base = this.top;
+    const lineStarts = BLOCK_LINE_STARTS[kind];
     for (;;) {
       const type = this.type;
       if (type === RBRACE) break;
       if (type === NEWLINE) {
-        if (!continuesBlock(this.peek(), versionBlock)) throw DECLINE;
+        if (lineStarts[this.peek()] !== 1) throw DECLINE;
         this.advance();
         continue;
       }
@@ -807,53 +761,48 @@ class FastParser {
     return { open, close, properties, start: open, end };
   }
 
+  /** A property in its form (the parser's `property`); which properties suit the block is the compiler's business. */
   private blockProperty(): BlockProperty {
-    const type = this.type;
-    if (type === KW_WITH) {
+    const word = this.type >= KEYWORD_BASE ? PROPERTY_OF[this.type - KEYWORD_BASE] : undefined;
+    // Anything else in a block is junk to chevrotain (an error).
+    if (word === undefined) throw DECLINE;
+    const form = PROPERTIES[word].form;
+    if (form === "json") {
       const clause = this.withClause();
-      return { type: "with", clause, start: clause.start, end: clause.end };
+      return { type: word, clause, start: clause.start, end: clause.end } as BlockProperty;
     }
-    if (type === KW_SUBJECTS) return this.subjectList();
     const start = this.start;
-    switch (type) {
-      case KW_SCHEDULE:
-      case KW_TIMEZONE: {
-        this.advance();
+    this.advance();
+    switch (form) {
+      case "name": {
         const value = this.nameRef();
-        return { type: type === KW_SCHEDULE ? "schedule" : "timezone", value, start, end: value.end };
+        return { type: word, value, start, end: value.end } as BlockProperty;
       }
-      case KW_JOB: {
-        this.advance();
+      case "job": {
         const id = this.nameRef();
         let end = id.end;
         const version = this.optionalVersion();
         if (version) end = version.end;
         const clause = this.optionalWith();
         if (clause) end = clause.end;
-        return { type: "job", id, version, with: clause, start, end };
+        return { type: word, id, version, with: clause, start, end } as BlockProperty;
       }
-      case KW_TRIGGER:
-      case KW_DESTINATION: {
-        this.advance();
-        const spec = this.kindSpec();
-        return { type: type === KW_TRIGGER ? "trigger" : "destination", spec, start, end: spec.end };
+      case "list":
+        return this.nameList(word, start);
+      case "kind": {
+        const spec = this.kindSpec(word as BlockKind);
+        return { type: word, spec, start, end: spec.end } as BlockProperty;
       }
-      case KW_SCOPE: {
-        this.advance();
+      case "with": {
         this.expect(KW_WITH);
         const clause = this.withClause();
-        return { type: "scope", with: clause, start, end: clause.end };
+        return { type: word, with: clause, start, end: clause.end } as BlockProperty;
       }
-      default:
-        // Anything else in a block is junk to chevrotain (an error).
-        throw DECLINE;
     }
   }
 
-  /** `subjects [a, b]`: line breaks only where the parser's `continuesList` allows them. */
-  private subjectList(): SubjectsProperty {
-    const start = this.start;
-    this.advance();
+  /** `[a, b]` after its keyword (at `start`): line breaks only where the parser's `continuesList` allows them. */
+  private nameList(word: PropertyKeyword, start: number): BlockProperty {
     this.expect(LBRACKET);
     const open = this.start;
     this.advance();
@@ -874,7 +823,7 @@ class FastParser {
     const close = this.start;
     const end = this.end;
     this.advance();
-    return { type: "subjects", open, close, items, start, end };
+    return { type: word, open, close, items, start, end } as SubjectsProperty;
   }
 
   /**

@@ -6,7 +6,7 @@
  * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
  */
 export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
-export { parse, type ParseResult, type BlockKind } from "./parser.js";
+export { expectedAt, parse, railroadHtml, type Expected, type ParseResult } from "./parser.js";
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./format.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
@@ -19,10 +19,8 @@ export type { SourceMap, SourceLocation, PointerPart } from "./source-map.js";
 export { LineIndex, lineIndexOf, partitionPoint, positionAt, offsetAt, spanOf, type Position, type Range, type Span } from "./positions.js";
 export type { SourceFault, SourceRelated } from "./diagnostics.js";
 export { jsonEqual } from "@wfkit/core";
-export { KEYWORD_TEXTS } from "./lexer.js";
-export { printName } from "./printer.js";
+export * from "./syntax-table.js";
 export { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubject, type SubjectHint, type SourceEdit } from "./subject-pin.js";
 export type * from "./ast.js";
 export { ARROW, arrowSpan, keywordOf, keywordSpan, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetsHeldBy, valueSpanOf } from "./ast.js";
 export { syntheticSource, type SyntheticOptions } from "./synthetic.js";
-export { railroadHtml } from "./railroad.js";

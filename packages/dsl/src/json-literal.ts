@@ -11,7 +11,7 @@ import type { IToken } from "chevrotain";
 import type { JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral, NameSyntax } from "./ast.js";
 import { Colon, Comma, Keywords, LBrace, LBracket, Newline, NumberLiteral, RBrace, RBracket, StringLiteral } from "./lexer.js";
 import { type Span, spanOf } from "./positions.js";
-import { decodeString } from "./strings.js";
+import { decodeString } from "./syntax-table.js";
 import { MAX_JSON_DEPTH, tooDeeplyNestedMessage } from "./json-value.js";
 
 export interface LiteralProblem {

@@ -1,19 +1,18 @@
 /**
- * The `.wf` lexer: chevrotain tokens, and a lexer built once (on first need) and reused. It is
- * the reference and fallback for the hand-written scanner in fast-parser.ts.
+ * The `.wf` lexer: chevrotain tokens made from the lexical table (syntax-table.ts), and a
+ * lexer built once (on first need) and reused. It is the reference and fallback for the
+ * hand-written scanner in fast-parser.ts.
  *
  * - Newlines are tokens: a statement ends at the end of its line. Inside blocks, lists and
  *   JSON literals the parser skips them.
  * - Keywords are tokens in the `Name` category, so every keyword is also a valid name
  *   (`part part = pack@1` declares a node called `part`); the parser tells them apart by
  *   position.
- * - Bare names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`, with inner `.` or `-`); any other name is
- *   quoted. Keeping patterns ASCII keeps chevrotain's first-character optimisation, which a
- *   Unicode property escape would disable (a test asserts `ensureOptimizations`).
  * - Positions are tracked as offsets only: line/character are computed lazily
  *   (positions.ts), which keeps tokens small on very large files.
  */
 import { createToken, Lexer, type IToken, type TokenType } from "chevrotain";
+import { BLANKS, COMMENT_START, ESCAPE_PATTERN, ESCAPES_ALLOWED, JSON_WORDS, KEYWORD_TEXTS, NAME_PATTERN, NUMBER_PATTERN, STRING_PATTERN, VERSION_PATTERN, type KeywordText } from "./syntax-table.js";
 
 /** Every token but a newline: lets the parser skip "the rest of this line". */
 export const NonNewline = createToken({ name: "NonNewline", pattern: Lexer.NA });
@@ -24,17 +23,18 @@ const plain = (name: string, pattern: RegExp, extra: Partial<Parameters<typeof c
   createToken({ name, pattern, categories: [NonNewline], ...extra });
 const json = (name: string, pattern: RegExp): TokenType => createToken({ name, pattern, categories: [NonNewline, JsonToken] });
 
-export const Whitespace = createToken({ name: "Whitespace", pattern: /[ \t\f\v\u00a0\ufeff]+/, group: Lexer.SKIPPED });
+const escapeClass = (chars: string): string => chars.replace(/[\\\]^-]/g, "\\$&");
+export const Whitespace = createToken({ name: "Whitespace", pattern: new RegExp(`[${escapeClass(BLANKS)}]+`), group: Lexer.SKIPPED });
 export const Newline = createToken({ name: "Newline", pattern: /\r\n|\r|\n/, line_breaks: true });
-export const Comment = createToken({ name: "Comment", pattern: /#[^\r\n]*/, group: "comments" });
+export const Comment = createToken({ name: "Comment", pattern: new RegExp(`${COMMENT_START}[^\\r\\n]*`), group: "comments" });
 
 export const Arrow = plain("Arrow", /->/);
-export const NumberLiteral = json("NumberLiteral", /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/);
-export const StringLiteral = json("StringLiteral", /"(?:[^"\\\r\n]|\\[^\r\n])*"/);
+export const NumberLiteral = json("NumberLiteral", NUMBER_PATTERN);
+export const StringLiteral = json("StringLiteral", STRING_PATTERN);
 /** A string missing its closing quote: reported, then parsed as a string so the line still makes sense. */
 export const UnterminatedString = plain("UnterminatedString", /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/);
 /** `@1`, `@2.0.1`: a version written without quotes. */
-export const VersionLiteral = plain("VersionLiteral", /@[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*/);
+export const VersionLiteral = plain("VersionLiteral", new RegExp(`@${VERSION_PATTERN.source}`));
 /** A lone `@`, before a quoted version: `@"2024 Q1"`. */
 export const At = plain("At", /@/);
 export const LBrace = json("LBrace", /\{/);
@@ -45,44 +45,19 @@ export const Comma = json("Comma", /,/);
 export const Colon = json("Colon", /:/);
 export const Equals = plain("Equals", /=/);
 
-export const Name = createToken({ name: "Name", pattern: /[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*/, categories: [NonNewline] });
+export const Name = createToken({ name: "Name", pattern: NAME_PATTERN, categories: [NonNewline] });
 
-function keyword(word: string, extraCategories: TokenType[] = []): TokenType {
+function keyword(word: KeywordText): TokenType {
   return createToken({
     name: `Keyword_${word}`,
     pattern: new RegExp(word),
     longer_alt: Name,
-    categories: [Name, NonNewline, ...extraCategories],
+    categories: [Name, NonNewline, ...((JSON_WORDS as readonly string[]).includes(word) ? [JsonToken] : [])],
   });
 }
 
-export const Keywords = {
-  workflow: keyword("workflow"),
-  subject: keyword("subject"),
-  trigger: keyword("trigger"),
-  part: keyword("part"),
-  gate: keyword("gate"),
-  destination: keyword("destination"),
-  node: keyword("node"),
-  edge: keyword("edge"),
-  version: keyword("version"),
-  document: keyword("document"),
-  with: keyword("with"),
-  job: keyword("job"),
-  subjects: keyword("subjects"),
-  schedule: keyword("schedule"),
-  timezone: keyword("timezone"),
-  scope: keyword("scope"),
-  identifiers: keyword("identifiers"),
-  true: keyword("true", [JsonToken]),
-  false: keyword("false", [JsonToken]),
-  null: keyword("null", [JsonToken]),
-} as const;
-
-export type KeywordText = keyof typeof Keywords;
-
-/** Every word the language uses as a keyword somewhere (all of them remain valid names). */
-export const KEYWORD_TEXTS = Object.keys(Keywords) as KeywordText[];
+/** Each keyword's token. */
+export const Keywords = Object.fromEntries(KEYWORD_TEXTS.map((word) => [word, keyword(word)])) as Record<KeywordText, TokenType>;
 
 export const allTokens: TokenType[] = [
   Whitespace,
@@ -175,25 +150,15 @@ function retype(token: IToken, tokenType: TokenType): IToken {
   return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx! };
 }
 
-const VALID_ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
+/** Every backslash in a string: a valid escape (group 1), or a backslash and what follows it. */
+const BACKSLASHES = new RegExp(`(${ESCAPE_PATTERN.source})|\\\\[^]?`, "g");
 
 function checkEscapes(token: IToken, problems: LexProblem[]): void {
   const image = token.image;
-  for (let i = 1; i < image.length; i++) {
-    if (image[i] !== "\\") continue;
-    VALID_ESCAPE.lastIndex = i;
-    const match = VALID_ESCAPE.exec(image);
-    if (match) {
-      i += match[0].length - 1;
-      continue;
-    }
+  for (const { 1: valid, index: i } of image.matchAll(BACKSLASHES)) {
+    if (valid !== undefined) continue;
     const length = image[i + 1] === "u" ? Math.min(6, image.length - 1 - i) : 2;
-    problems.push({
-      offset: token.startOffset + i,
-      length: Math.max(1, length),
-      message: `invalid escape \`${image.slice(i, i + length)}\`: strings allow \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX (four hexadecimal digits)`,
-    });
-    i += 1;
+    problems.push({ offset: token.startOffset + i, length: Math.max(1, length), message: `invalid escape \`${image.slice(i, i + length)}\`: strings allow ${ESCAPES_ALLOWED}` });
   }
 }
 

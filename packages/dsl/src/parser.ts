@@ -15,7 +15,21 @@
  * 100,000-link chain parses without deep recursion; JSON literals are consumed as flat token
  * runs and built with an explicit stack (json-literal.ts).
  */
-import { EmbeddedActionsParser, EOF, getLookaheadPaths, NoViableAltException, tokenMatcher, type IRecognitionException, type IToken, type LookaheadSequence, type Rule, type TokenType } from "chevrotain";
+import {
+  createSyntaxDiagramsCode,
+  EmbeddedActionsParser,
+  EOF,
+  getLookaheadPaths,
+  NoViableAltException,
+  tokenMatcher,
+  type IOrAlt,
+  type IRecognitionException,
+  type IToken,
+  type LookaheadSequence,
+  type ParserMethod,
+  type Rule,
+  type TokenType,
+} from "chevrotain";
 import type {
   Block,
   BlockProperty,
@@ -67,11 +81,27 @@ import {
 } from "./lexer.js";
 import { fastParse } from "./fast-parser.js";
 import { LineIndex, partitionPoint, type Span } from "./positions.js";
-import { decodeString } from "./strings.js";
+import {
+  BLOCKS,
+  blockHolds,
+  CLAUSES,
+  decodeString,
+  KEYWORD_TEXTS,
+  NAME_CHAR,
+  NAME_JOINERS,
+  PROPERTIES,
+  STATEMENTS,
+  wordContinuesBlock,
+  wordList,
+  type BlockKind,
+  type KeywordText,
+  type NameRole,
+  type PropertyForm,
+  type PropertyKeyword,
+  type StatementEntry,
+  type StatementKeyword,
+} from "./syntax-table.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
-
-/** What a block is for; decides which properties the compiler accepts in it. */
-export type BlockKind = "trigger" | "part" | "destination" | "version";
 
 /** A newline token, annotated by the lexer pass with the next token that is not a newline. */
 interface NewlineToken extends IToken {
@@ -95,26 +125,14 @@ interface ParserProblem {
   junk?: Junk;
 }
 
-/** The properties each block kind holds, as error messages list them. */
-const BLOCK_WORDS: Record<BlockKind, string> = {
-  trigger: "`schedule`, `timezone`, `with`",
-  part: "`job`, `subjects`, `with`",
-  destination: "`with`",
-  version: "`trigger`, `destination`, `scope`, `with`",
-};
-
-const BLOCK_NAMES: Record<BlockKind, string> = {
-  trigger: "a trigger block",
-  part: "a part block",
-  destination: "a destination block",
-  version: "a `version` block",
-};
-
-/** What may begin the next line of a block (any block, then a `version` block only). */
-const BLOCK_LINE_STARTS: TokenType[] = [Keywords.schedule, Keywords.timezone, Keywords.job, Keywords.subjects, Keywords.with, RBrace];
-// These also begin statements: outside a `version` block, a line starting with one is taken
-// to be the next statement (after a `}` left out), not part of the block.
-const VERSION_BLOCK_LINE_STARTS: TokenType[] = [Keywords.trigger, Keywords.destination, Keywords.scope];
+/** The keyword each keyword token stands for. */
+const KEYWORD_OF = new Map<TokenType, KeywordText>(KEYWORD_TEXTS.map((word) => [Keywords[word], word]));
+/** For each clause word, the bracket after it that makes it begin a clause. */
+const CLAUSE_BRACKETS = new Map<TokenType, TokenType>(Object.entries(CLAUSES).map(([word, bracket]) => [Keywords[word as KeywordText], bracket === "{" ? LBrace : LBracket]));
+/** The statements in the table's order (after chains, the order `realStatement` tries them in). */
+const STATEMENT_LIST = Object.entries(STATEMENTS) as [StatementKeyword, StatementEntry][];
+/** The block properties in the table's order: a property's index numbers its places in `blockProperty`. */
+const PROPERTY_LIST = Object.entries(PROPERTIES).map(([word, { form }]) => [word, form]) as [PropertyKeyword, PropertyForm][];
 
 function span(token: IToken): Span {
   return tokenSpan(token);
@@ -163,10 +181,14 @@ class WfParser extends EmbeddedActionsParser {
    * Grammar validations cost start-up time on every CLI run; they are skipped in the shipped
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
    */
-  constructor(recoveryEnabled = true, skipValidations = true) {
+  constructor(recoveryEnabled = true, skipValidations = true, readsJunk = true) {
     super(allTokens, { recoveryEnabled, maxLookahead: MAX_LOOKAHEAD, errorMessageProvider, skipValidations });
+    this.readsJunk = readsJunk;
     this.performSelfAnalysis();
   }
+
+  /** Whether a block takes tokens that begin no property (`blockJunk`); content assist's grammar does not, so it offers only what fits. */
+  private readsJunk = true;
 
   /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
   stoppedAt: IToken | undefined;
@@ -237,9 +259,10 @@ class WfParser extends EmbeddedActionsParser {
 
   /** True when the next token (after any newlines) can continue a block of this kind. */
   private continuesBlock(blockKind: BlockKind): boolean {
-    const next = this.nextSignificant();
-    const continues = (type: TokenType) => next.tokenType === type;
-    return BLOCK_LINE_STARTS.some(continues) || (blockKind === "version" && VERSION_BLOCK_LINE_STARTS.some(continues));
+    const next = this.nextSignificant().tokenType;
+    if (next === RBrace) return true;
+    const word = KEYWORD_OF.get(next);
+    return word !== undefined && wordContinuesBlock(blockKind, word);
   }
 
   /**
@@ -253,11 +276,10 @@ class WfParser extends EmbeddedActionsParser {
     return afterItem ? tokenMatcher(next, Comma) : tokenMatcher(next, Name) || tokenMatcher(next, StringLiteral);
   }
 
-  /** `with {` or `identifiers [` ahead: a clause, not a name that happens to be spelt so. */
+  /** A clause ahead (`with {`, `identifiers [`: see CLAUSES), not a name that happens to be spelt so. */
   private clauseAhead(): boolean {
-    const first = this.LA(1);
-    const second = this.LA(2);
-    return (first.tokenType === Keywords.with && tokenMatcher(second, LBrace)) || (first.tokenType === Keywords.identifiers && tokenMatcher(second, LBracket));
+    const bracket = CLAUSE_BRACKETS.get(this.LA(1).tokenType);
+    return bracket !== undefined && tokenMatcher(this.LA(2), bracket);
   }
 
   // ------------------------------------------------------------------ file and lines
@@ -353,22 +375,20 @@ class WfParser extends EmbeddedActionsParser {
       this.OR({
         MAX_LOOKAHEAD: 2,
         IGNORE_AMBIGUITIES: true,
-        DEF: [
-        { ALT: () => this.SUBRULE(this.chainStatement) },
-        { ALT: () => this.SUBRULE(this.workflowStatement) },
-        { ALT: () => this.SUBRULE(this.subjectStatement) },
-        { ALT: () => this.SUBRULE(this.triggerStatement) },
-        { ALT: () => this.SUBRULE(this.partStatement) },
-        { ALT: () => this.SUBRULE(this.gateStatement) },
-        { ALT: () => this.SUBRULE(this.destinationStatement) },
-        { ALT: () => this.SUBRULE(this.nodeStatement) },
-        { ALT: () => this.SUBRULE(this.edgeStatement) },
-        { ALT: () => this.SUBRULE(this.versionStatement) },
-        { ALT: () => this.SUBRULE(this.documentStatement) },
-        ],
+        DEF: (this.statementAlternatives ??= [
+          { ALT: () => this.SUBRULE(this.chainStatement) },
+          ...STATEMENT_LIST.map(([word]) => ({ ALT: () => this.SUBRULE(this.formStatements[word] ?? this.ownStatements[word]!) })),
+        ]),
       }),
     { recoveryValueFunc: () => this.current },
   );
+
+  private statementAlternatives: IOrAlt<Statement | undefined>[] | undefined;
+
+  /** The statements with rules of their own. */
+  private get ownStatements(): Partial<Record<StatementKeyword, ParserMethod<[], Statement | undefined>>> {
+    return { workflow: this.workflowStatement, subject: this.subjectStatement, part: this.partStatement, gate: this.gateStatement, version: this.versionStatement };
+  }
 
   /** A line that begins no statement: reported once, with what would have made sense. */
   invalidLine = this.RULE("invalidLine", (): InvalidStatement | undefined => {
@@ -477,23 +497,38 @@ class WfParser extends EmbeddedActionsParser {
     return body;
   });
 
-  triggerStatement = this.RULE(
-    "triggerStatement",
-    (): TriggerStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.trigger);
-      const statement = this.ACTION(() => this.start<TriggerStatement>({ type: "trigger", name: undefined, spec: undefined, with: undefined, ...span(keyword) }));
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
-      this.ACTION(() => this.extend(statement, "spec", spec));
-      this.OPTION(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as TriggerStatement | undefined },
-  );
+  /**
+   * The statements read in a shared form (STATEMENTS' `form`): a keyword and a JSON literal
+   * (`node`, `edge`, `document`), or a keyword, a name, a kind word with its block and a
+   * `with` (`trigger`, `destination`). One rule each, named `<keyword>Statement`.
+   */
+  private readonly formStatements = Object.fromEntries(
+    STATEMENT_LIST.flatMap(([word, entry]) =>
+      entry.form ? [[word, this.RULE(`${word}Statement`, () => (entry.form === "json" ? this.jsonStatement(word) : this.kindStatement(word as "trigger" | "destination")), { recoveryValueFunc: () => this.current })]] : [],
+    ),
+  ) as Partial<Record<StatementKeyword, ParserMethod<[], Statement | undefined>>>;
+
+  private jsonStatement(word: StatementKeyword): Statement | undefined {
+    const keyword = this.CONSUME(Keywords[word]);
+    const statement = this.ACTION(() => this.start({ type: word, value: undefined, ...span(keyword) } as NodeStatement));
+    const value = this.SUBRULE(this.jsonLiteral);
+    this.ACTION(() => this.extend(statement, "value", value));
+    return statement;
+  }
+
+  private kindStatement(word: "trigger" | "destination"): Statement | undefined {
+    const keyword = this.CONSUME(Keywords[word]);
+    const statement = this.ACTION(() => this.start({ type: word, name: undefined, spec: undefined, with: undefined, ...span(keyword) } as TriggerStatement | DestinationStatement));
+    const name = this.SUBRULE(this.nameRef);
+    this.ACTION(() => this.extend(statement, "name", name));
+    const spec = this.SUBRULE(this.kindSpec, { ARGS: [word] });
+    this.ACTION(() => this.extend(statement, "spec", spec));
+    this.OPTION(() => {
+      const clause = this.SUBRULE(this.withClause);
+      this.ACTION(() => this.extend(statement, "with", clause));
+    });
+    return statement;
+  }
 
   partStatement = this.RULE(
     "partStatement",
@@ -553,62 +588,6 @@ class WfParser extends EmbeddedActionsParser {
       return statement;
     },
     { recoveryValueFunc: () => this.current as GateStatement | undefined },
-  );
-
-  destinationStatement = this.RULE(
-    "destinationStatement",
-    (): DestinationStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.destination);
-      const statement = this.ACTION(() =>
-        this.start<DestinationStatement>({ type: "destination", name: undefined, spec: undefined, with: undefined, ...span(keyword) }),
-      );
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      const spec = this.SUBRULE(this.kindSpec, { ARGS: ["destination"] });
-      this.ACTION(() => this.extend(statement, "spec", spec));
-      this.OPTION(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as DestinationStatement | undefined },
-  );
-
-  nodeStatement = this.RULE(
-    "nodeStatement",
-    (): NodeStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.node);
-      const statement = this.ACTION(() => this.start<NodeStatement>({ type: "node", value: undefined, ...span(keyword) }));
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => this.extend(statement, "value", value));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as NodeStatement | undefined },
-  );
-
-  edgeStatement = this.RULE(
-    "edgeStatement",
-    (): EdgeStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.edge);
-      const statement = this.ACTION(() => this.start<EdgeStatement>({ type: "edge", value: undefined, ...span(keyword) }));
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => this.extend(statement, "value", value));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as EdgeStatement | undefined },
-  );
-
-  documentStatement = this.RULE(
-    "documentStatement",
-    (): DocumentStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.document);
-      const statement = this.ACTION(() => this.start<DocumentStatement>({ type: "document", value: undefined, ...span(keyword) }));
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => this.extend(statement, "value", value));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as DocumentStatement | undefined },
   );
 
   versionStatement = this.RULE(
@@ -758,7 +737,7 @@ class WfParser extends EmbeddedActionsParser {
                   this.ACTION(() => property && properties.push(property));
                 },
               },
-              { ALT: () => this.SUBRULE(this.blockJunk, { ARGS: [blockKind] }) },
+              ...(this.readsJunk ? [{ ALT: () => this.SUBRULE(this.blockJunk, { ARGS: [blockKind] }) }] : []),
             ],
           });
         },
@@ -810,83 +789,58 @@ class WfParser extends EmbeddedActionsParser {
     { recoveryValueFunc: () => undefined },
   );
 
-  blockProperty = this.RULE(
-    "blockProperty",
-    (_blockKind: BlockKind): BlockProperty | undefined =>
-      this.OR([
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.schedule);
-            const value = this.SUBRULE(this.nameRef);
-            return this.ACTION(() => ({ type: "schedule" as const, value, ...join(span(keyword), value) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.timezone);
-            const value = this.SUBRULE2(this.nameRef);
-            return this.ACTION(() => ({ type: "timezone" as const, value, ...join(span(keyword), value) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.job);
-            const id = this.SUBRULE3(this.nameRef);
-            let version: VersionSyntax | undefined;
-            let clause: WithClause | undefined;
-            this.OPTION(() => {
-              version = this.SUBRULE(this.versionRef);
-            });
-            this.OPTION2(() => {
-              clause = this.SUBRULE(this.withClause);
-            });
-            return this.ACTION(() => ({
-              type: "job" as const,
-              id,
-              version,
-              with: clause,
-              ...join(span(keyword), clause ?? version ?? id),
-            }));
-          },
-        },
-        { ALT: () => this.SUBRULE(this.subjectList) },
-        {
-          ALT: () => {
-            const clause = this.SUBRULE2(this.withClause);
-            return this.ACTION(() => (clause ? { type: "with" as const, clause, start: clause.start, end: clause.end } : undefined));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.trigger);
-            const spec = this.SUBRULE(this.kindSpec, { ARGS: ["trigger"] });
-            return this.ACTION(() => ({ type: "trigger" as const, spec, ...join(span(keyword), spec) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.destination);
-            const spec = this.SUBRULE2(this.kindSpec, { ARGS: ["destination"] });
-            return this.ACTION(() => ({ type: "destination" as const, spec, ...join(span(keyword), spec) }));
-          },
-        },
-        {
-          ALT: () => {
-            const keyword = this.CONSUME(Keywords.scope);
-            const clause = this.SUBRULE3(this.withClause);
-            return this.ACTION(() => ({ type: "scope" as const, with: clause, ...join(span(keyword), clause) }));
-          },
-        },
-      ]),
-    { recoveryValueFunc: () => undefined },
-  );
+  /** The alternatives of `blockProperty`, one per property of the table; made once. */
+  private readonly propertyAlternatives = PROPERTY_LIST.map(([word, form], index) => ({ ALT: () => this.property(word, form, index) }));
 
-  /** `subjects [a, b]`; newlines inside are skipped while the list plausibly goes on. */
-  subjectList = this.RULE(
-    "subjectList",
-    (): SubjectsProperty | undefined => {
-      const keyword = this.CONSUME(Keywords.subjects);
-      const property = this.ACTION(() => ({ type: "subjects", open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
+  blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives), { recoveryValueFunc: () => undefined });
+
+  /**
+   * One property, read in its form (PROPERTIES); `index`, its place in the table, numbers the
+   * grammar's places in it (chevrotain needs each call of a rule or token in a rule numbered
+   * apart), which is also how completion tells the properties apart (`nameRoleOf`).
+   */
+  private property(word: PropertyKeyword, form: PropertyForm, index: number): BlockProperty | undefined {
+    if (form === "json") {
+      // The keyword is the clause's own: `with {...}` on its own.
+      const clause = this.subrule(index, this.withClause);
+      return this.ACTION(() => (clause ? ({ type: word, clause, start: clause.start, end: clause.end } as BlockProperty) : undefined));
+    }
+    const keyword = this.consume(index, Keywords[word]);
+    switch (form) {
+      case "name": {
+        const value = this.subrule(index, this.nameRef);
+        return this.ACTION(() => ({ type: word, value, ...join(span(keyword), value) }) as BlockProperty);
+      }
+      case "job": {
+        const id = this.subrule(index, this.nameRef);
+        let version: VersionSyntax | undefined;
+        let clause: WithClause | undefined;
+        this.option(2 * index, () => {
+          version = this.subrule(index, this.versionRef);
+        });
+        this.option(2 * index + 1, () => {
+          clause = this.subrule(index, this.withClause);
+        });
+        return this.ACTION(() => ({ type: word, id, version, with: clause, ...join(span(keyword), clause ?? version ?? id) }) as BlockProperty);
+      }
+      case "list":
+        return this.subrule(index, this.nameList, { ARGS: [word, keyword] });
+      case "kind": {
+        const spec = this.subrule(index, this.kindSpec, { ARGS: [word as BlockKind] });
+        return this.ACTION(() => ({ type: word, spec, ...join(span(keyword), spec) }) as BlockProperty);
+      }
+      case "with": {
+        const clause = this.subrule(index, this.withClause);
+        return this.ACTION(() => ({ type: word, with: clause, ...join(span(keyword), clause) }) as BlockProperty);
+      }
+    }
+  }
+
+  /** `[a, b]` after its keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
+  nameList = this.RULE(
+    "nameList",
+    (word: PropertyKeyword, keyword: IToken): SubjectsProperty | undefined => {
+      const property = this.ACTION(() => ({ type: word, open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
       const open = this.CONSUME(LBracket);
       this.ACTION(() => {
         if (isReal(open)) {
@@ -1185,7 +1139,7 @@ function explainJunk({ statementTokens, junkToken: junk, blockKind }: Junk, text
     const expected = nextTokenTypes(rule, prefix);
     if (expected.some((type) => tokenMatcher(next, type))) continue;
     const previous = line[i - 1];
-    if (!previous && blockKind) return { span: span(next), message: `expected ${BLOCK_WORDS[blockKind]} or \`}\` in ${BLOCK_NAMES[blockKind]}, found ${describeToken(next)}` };
+    if (!previous && blockKind) return { span: span(next), message: `expected ${wordList([...BLOCKS[blockKind].properties, "}"], "or")} in ${BLOCKS[blockKind].what}, found ${describeToken(next)}` };
     if (!previous) return { span: span(next), message: `expected a statement (a declaration such as \`part\`, or an edge such as \`a -> b\`), found ${describeToken(next)}` };
     const complete = !blockKind && statementIsComplete(prefix);
     const options = listExpected(complete ? [...expected, Newline] : expected);
@@ -1234,9 +1188,189 @@ function statementIsComplete(prefix: IToken[]): boolean {
 
 /** A parser without recovery, built on first need, that only tests whether tokens form a statement. */
 let probeParser: WfParser | undefined;
+/**
+ * The railroad (syntax) diagram of the grammar, an HTML page that loads chevrotain's diagram
+ * renderer: drawn from the parser itself (grammar/wf-railroad.html, kept current by a test).
+ */
+export function railroadHtml(): string {
+  return createSyntaxDiagramsCode(sharedParser().getSerializedGastProductions());
+}
+
 /** Builds a parser with chevrotain's grammar validations on; throws on a grammar error. */
 export function validateGrammar(): void {
   new WfParser(true, false);
+}
+
+// ------------------------------------------------------------------ what may come next
+
+/** What the grammar takes at the end of a text: what completion offers there. */
+export interface Expected {
+  /** Where the word being typed begins (a name, keyword, version or unclosed string); it runs to the end of the text. */
+  wordStart: number;
+  /** Keywords that may begin a statement, or a property of the enclosing block's kind, here. */
+  keywords: KeywordText[];
+  /** What a name written here would stand for; undefined where no name may stand. */
+  role: NameRole | undefined;
+  /** A version being typed after `name@`: that name, where it begins and what it stands for. */
+  versionOf: { role: NameRole; name: string; start: number } | undefined;
+  /** An edge target's sources (the group before the arrow), or the names of the list being written. */
+  nearby: string[];
+  /** The part id of the statement, when it is a part declared with one. */
+  partId: string | undefined;
+}
+
+/** What the name read by each `nameRef` of a statement stands for, by rule and occurrence (`SUBRULE` 0, `SUBRULE2` 2...). */
+const ROLE_OF_NAME_REF: Record<string, NameRole> = {
+  "workflowStatement#0": "workflow",
+  "subjectStatement#0": "subject",
+  "typedSubject#0": "subject-kind",
+  "typedSubject#2": "canonical-id",
+  "typedSubject#3": "subject-label",
+  "triggerStatement#0": "node",
+  "partStatement#0": "node",
+  "partStatement#2": "part-id",
+  "gateStatement#0": "node",
+  "gateStatement#2": "below-floor",
+  "destinationStatement#0": "node",
+};
+
+/** The grammar without its junk rules, for content assist; built on first need. */
+let assistParser: WfParser | undefined;
+/** Past this many tokens (after compaction) a statement is not explored: content assist costs about 0.1 ms a token. */
+const MAX_ASSIST_TOKENS = 400;
+const WORD_AT_END = new RegExp(`${NAME_CHAR.source}(?:${NAME_CHAR.source}|[${NAME_JOINERS.replace("-", "\\-")}])*$`);
+
+/**
+ * What may follow `text`, the text before the cursor from a statement boundary (earlier whole
+ * statements in it are skipped): chevrotain's content assist on the statement's tokens, read
+ * against the table for the keywords that may begin a statement or property there and what a
+ * name there would stand for.
+ */
+export function expectedAt(text: string): Expected {
+  let wordStart = WORD_AT_END.exec(text)?.index ?? text.length;
+  const lexed = lex(text.slice(0, wordStart));
+  const comment = lexed.comments[lexed.comments.length - 1];
+  markNewlines(lexed.tokens);
+  const tokens = lastStatement(dropContinuationNewlines(lexed.tokens));
+  const last = tokens[tokens.length - 1];
+  const atWord = last && last.startOffset + last.image.length === wordStart ? last : undefined;
+  // A quoted name being typed (the lexer reports a string left open at its start).
+  if (atWord?.tokenType === StringLiteral && lexed.problems.some((problem) => problem.offset === atWord.startOffset)) wordStart = tokens.pop()!.startOffset;
+  const expected: Expected = { wordStart, keywords: [], role: undefined, versionOf: undefined, nearby: [], partId: partIdOf(tokens) };
+  if (comment && comment.startOffset + comment.image.length === wordStart) return expected;
+  if (atWord?.tokenType === At) {
+    const name = tokens[tokens.length - 2];
+    const role = name && isNameToken(name) ? assist(tokens.slice(0, -2), expected).role : undefined;
+    return { ...expected, keywords: [], role: undefined, versionOf: role && { role, name: nameText(name!), start: name!.startOffset } };
+  }
+  assist(tokens, expected);
+  if (expected.role === "edge-target") {
+    const arrows = tokens.flatMap((token, i) => (token.tokenType === Arrow ? [i] : []));
+    expected.nearby = tokens.slice((arrows[arrows.length - 2] ?? -1) + 1, arrows[arrows.length - 1]).filter(isNameToken).map(nameText);
+  } else if (expected.role === "subject-ref") {
+    expected.nearby = tokens.slice(tokens.map((token) => token.tokenType).lastIndexOf(LBracket) + 1).filter(isNameToken).map(nameText);
+  }
+  return expected;
+}
+
+/** Content assist on `tokens` (a statement so far), read against the table into `expected`. */
+function assist(tokens: IToken[], expected: Expected): Expected {
+  const compact = compacted(tokens);
+  let paths: ReturnType<WfParser["computeContentAssist"]> = [];
+  try {
+    assistParser ??= new WfParser(false, true, false);
+    if (compact.length <= MAX_ASSIST_TOKENS) paths = assistParser.computeContentAssist("realStatement", compact);
+  } catch {
+    paths = [];
+  }
+  for (const { nextTokenType, ruleStack, occurrenceStack } of paths) {
+    const word = KEYWORD_OF.get(nextTokenType);
+    if (word !== undefined && !expected.keywords.includes(word) && beginsLine(word, ruleStack, occurrenceStack)) expected.keywords.push(word);
+    if (nextTokenType === Name) expected.role ??= nameRoleOf(ruleStack, occurrenceStack);
+  }
+  return expected;
+}
+
+/** A statement keyword where a statement begins; a property keyword where a property of the block's kind begins. */
+function beginsLine(word: KeywordText, rules: string[], occurrences: number[]): boolean {
+  const n = rules.length - 1;
+  if (n === 1) return word in STATEMENTS && rules[1] === `${word}Statement`;
+  const kind = blockKindOf(rules, occurrences);
+  const begins = rules[n] === "blockProperty" || (rules[n] === "withClause" && rules[n - 1] === "blockProperty" && PROPERTY_LIST[occurrences[n]!]?.[1] === "json");
+  return begins && kind !== undefined && blockHolds(kind, word as PropertyKeyword);
+}
+
+function nameRoleOf(rules: string[], occurrences: number[]): NameRole | undefined {
+  const n = rules.length - 1;
+  const parent = rules[n - 1];
+  if (rules[n] !== "nameRef") return undefined;
+  if (parent === "nameGroup") return occurrences[n - 1] === 0 ? "edge-source" : "edge-target";
+  const property = parent === "kindSpec" ? specKindOf(rules, occurrences, n - 1) : parent === "blockProperty" || parent === "nameList" ? PROPERTY_LIST[occurrences[parent === "nameList" ? n - 1 : n]!]?.[0] : undefined;
+  return property ? (PROPERTIES[property] as { role?: NameRole }).role : ROLE_OF_NAME_REF[`${parent}#${occurrences[n]}`];
+}
+
+/** The kind of the innermost block in the rule stack. */
+function blockKindOf(rules: string[], occurrences: number[]): BlockKind | undefined {
+  const block = rules.lastIndexOf("block");
+  const parent = rules[block - 1];
+  return parent === "kindSpec" ? specKindOf(rules, occurrences, block - 1) : parent === "partStatement" ? "part" : parent === "versionStatement" ? "version" : undefined;
+}
+
+/** The kind (`trigger` or `destination`) of the kind word and block read by the `kindSpec` at `index` of the rule stack. */
+function specKindOf(rules: string[], occurrences: number[], index: number): "trigger" | "destination" | undefined {
+  const parent = rules[index - 1];
+  const word = parent === "blockProperty" ? PROPERTY_LIST[occurrences[index]!]?.[0] : parent?.replace(/Statement$/, "");
+  return word === "trigger" || word === "destination" ? word : undefined;
+}
+
+/** The tokens after the last line break outside brackets: the statement being written. */
+function lastStatement(tokens: IToken[]): IToken[] {
+  const open: TokenType[] = [];
+  let start = 0;
+  tokens.forEach((token, i) => {
+    const type = token.tokenType;
+    if (type === LBrace || type === LBracket) open.push(type);
+    else if ((type === RBrace && open[open.length - 1] === LBrace) || (type === RBracket && open[open.length - 1] === LBracket)) open.pop();
+    else if (type === Newline && open.length === 0) start = i + 1;
+  });
+  return tokens.slice(start);
+}
+
+/**
+ * The statement's tokens with what cannot change the answer left out, so that content assist
+ * stays cheap on long statements: the inside of every bracket already closed (`{}` reads as
+ * the block or literal did), the lines already written inside the brackets still open, and a
+ * chain's links before its last two groups.
+ */
+function compacted(tokens: IToken[]): IToken[] {
+  if (tokens.length <= 64) return tokens;
+  const out: IToken[] = [];
+  const open: number[] = [];
+  for (const token of tokens) {
+    const type = token.tokenType;
+    const opener = open.length ? out[open[open.length - 1]!]!.tokenType : undefined;
+    const closes = (type === RBrace && opener === LBrace) || (type === RBracket && opener === LBracket);
+    if (closes || (type === Newline && opener)) out.length = (closes ? open.pop()! : open[open.length - 1]!) + 1;
+    else if (type === LBrace || type === LBracket) open.push(out.length);
+    out.push(token);
+  }
+  let arrows = 0;
+  for (let i = (open[0] ?? out.length) - 1; i >= 0; i--) if (out[i]!.tokenType === Arrow && ++arrows === 2) return out.slice(i + 1);
+  return out;
+}
+
+function isNameToken(token: IToken): boolean {
+  return tokenMatcher(token, Name) || tokenMatcher(token, StringLiteral);
+}
+
+function nameText(token: IToken): string {
+  return token.tokenType === StringLiteral ? decodeString(token.image) : token.image;
+}
+
+/** `part name = id`: the id. */
+function partIdOf(tokens: IToken[]): string | undefined {
+  const [keyword, , equals, id] = tokens;
+  return keyword?.tokenType === Keywords.part && equals?.tokenType === Equals && id && isNameToken(id) ? nameText(id) : undefined;
 }
 
 export { WfParser, sharedParser };

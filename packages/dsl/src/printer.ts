@@ -26,6 +26,7 @@ import {
   type WithClause,
 } from "./ast.js";
 import { partitionPoint, type Span, spanOf } from "./positions.js";
+import { printName, printVersion } from "./syntax-table.js";
 
 const INDENT = "  ";
 /** The widest a list or JSON literal may be to stay on one line. */
@@ -36,19 +37,6 @@ const LINE_WIDTH = 100;
 const CHAIN_WIDTH = 100;
 /** Literals nested deeper than this are written on one line (the printer recurses per level). */
 const MAX_EXPANDED_DEPTH = 200;
-
-const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*$/;
-const BARE_VERSION = /^[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*$/;
-
-/** A name as written canonically: bare when it can be, quoted otherwise. */
-export function printName(text: string): string {
-  // `with` is a name like any keyword, but bare it would read as a `with` clause after a name.
-  return BARE_NAME.test(text) && text !== "with" ? text : JSON.stringify(text);
-}
-
-export function printVersion(text: string): string {
-  return BARE_VERSION.test(text) ? `@${text}` : `@${JSON.stringify(text)}`;
-}
 
 export interface PrintOptions {
   /** The source text the tree was parsed from: where blank lines were (none for built trees). */

@@ -7,7 +7,7 @@
  * `hint`, `label` or `canonicalId` member, the first that is a non-blank string.
  */
 import type { SubjectStatement } from "./ast.js";
-import { printName } from "./printer.js";
+import { printName } from "./syntax-table.js";
 
 /** A subject as resolve-subjects answers it (or one of an ambiguous hint's candidates). */
 export interface CanonicalSubject {

@@ -6,7 +6,7 @@
 import type { JsonLiteral, NameSyntax, Statement, WfFile } from "./ast.js";
 import { stringMemberOf } from "./json-convert.js";
 import { type Span, spanOf } from "./positions.js";
-import { printVersion } from "./printer.js";
+import { printVersion } from "./syntax-table.js";
 
 export type SymbolKind = "node" | "subject";
 

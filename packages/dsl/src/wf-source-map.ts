@@ -24,9 +24,8 @@ import {
   type WithClause,
   type WorkflowStatement,
 } from "./ast.js";
-import { readBlock } from "./block-properties.js";
+import { readBlock, type BlockKind } from "./syntax-table.js";
 import { memberOf, stringMemberOf } from "./json-convert.js";
-import type { BlockKind } from "./parser.js";
 import { type LineIndex, partitionPoint, type Span, spanOf } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 

@@ -77,3 +77,41 @@ describe("createLanguageService", () => {
     expect(service.decompile("{ nope")).toMatchObject({ error: expect.stringMatching(/does not parse/) });
   });
 });
+
+describe("completion: what the grammar expects at the cursor", () => {
+  const end = (text: string) => {
+    const lines = text.split("\n");
+    return { line: lines.length - 1, character: lines[lines.length - 1]!.length };
+  };
+  const complete = (text: string) => service.doComplete(open(text), end(text));
+  const labels = (text: string) => complete(text).map((item) => item.label);
+
+  it("offers in a block the properties its kind holds, and no statement", () => {
+    expect(labels("trigger t scheduled {\n  ")).toEqual(["schedule", "timezone", "with"]);
+    expect(labels("part p = pack@1 {\n  ")).toEqual(["job", "subjects", "with"]);
+    expect(labels("version {\n  ").sort()).toEqual(["destination", "scope", "trigger", "with"]);
+  });
+
+  it("offers kind words wherever a kind is read, in a version block too", () => {
+    expect(labels("version {\n  destination ")).toEqual(["standalone"]);
+    expect(labels("subject s = ")).toEqual(["company"]);
+  });
+
+  it("replaces the whole job typed so far, version included", () => {
+    const text = "part s = terminal.screen@2 {\n  job screen.im@1";
+    const items = complete(text);
+    expect(items.map((item) => item.label).sort()).toEqual(["screen.imports@1", "screen.signals@1"]);
+    expect(items[0]!.range).toEqual({ start: { line: 1, character: 6 }, end: end(text) });
+  });
+
+  it("offers nothing in a comment, nor where no name or keyword may stand", () => {
+    expect(labels("trigger start on_demand # sta")).toEqual([]);
+    expect(labels("part p = pack@1 with {")).toEqual([]);
+  });
+
+  it("reads the statement at the cursor when the lines around it are broken", () => {
+    const text = "part p = \ntrigger start on_demand\ngate g \nstart -> g";
+    expect(service.doComplete(open(text), { line: 2, character: 7 }).map((item) => item.label)).toEqual(["hold"]);
+    expect(service.doComplete(open(text), { line: 0, character: 9 }).map((item) => item.label)).toContain("terminal.compare");
+  });
+});

@@ -6,6 +6,7 @@
  * replacement text is certain (see suggestionEdit). Each record is one line: JSON escapes
  * line breaks, and `printableKeepingLineBreaks` the other characters a terminal would obey.
  */
+import { isBareName } from "@wfkit/dsl";
 import { splitLines } from "../codeframe.js";
 import type { Diagnostic, FileReport, Position, Range } from "../report.js";
 import { printableKeepingLineBreaks } from "../printable.js";
@@ -52,15 +53,14 @@ export function utf8Column(line: string | undefined, character: number): number 
 /**
  * The text that replaces the fault's range to apply its suggestion, when that is certain:
  * the range holds exactly one JSON string literal (a `.json` value, or a quoted `.wf`
- * string), replaced by the suggestion as a string literal; or one bare name made of
- * letters, digits, `_`, `.` and `-`, replaced by a suggestion of the same form.
+ * string), replaced by the suggestion as a string literal; or one bare `.wf` name (the DSL's
+ * `isBareName`), replaced by a suggestion that is one too.
  */
 export function suggestionEdit(file: FileReport, fault: Diagnostic, lines: readonly string[]): string | undefined {
   if (fault.suggestion === undefined || fault.range.start.line !== fault.range.end.line) return undefined;
   const current = lines[fault.range.start.line]?.slice(fault.range.start.character, fault.range.end.character);
   if (!current) return undefined;
   if (/^"(?:[^"\\]|\\.)*"$/.test(current)) return JSON.stringify(fault.suggestion);
-  const bare = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-  if (!file.path.endsWith(".json") && bare.test(current) && bare.test(fault.suggestion)) return fault.suggestion;
+  if (!file.path.endsWith(".json") && isBareName(current) && isBareName(fault.suggestion)) return fault.suggestion;
   return undefined;
 }

@@ -150,14 +150,3 @@ export function composeRegions(first: TextEditRegion, second: TextEditRegion): T
   const totalDelta = first.newEnd - first.oldEnd + secondDelta;
   return { start, oldEnd: newEnd - totalDelta, newEnd };
 }
-
-const WORD = /[A-Za-z0-9_.\-]/;
-
-/** The identifier-like word around `offset` (letters, digits, `_`, `-`, `.`), as offsets. */
-export function wordAt(text: string, offset: number): { start: number; end: number } {
-  let start = offset;
-  while (start > 0 && WORD.test(text[start - 1]!)) start--;
-  let end = offset;
-  while (end < text.length && WORD.test(text[end]!)) end++;
-  return { start, end };
-}

@@ -72,7 +72,7 @@ function renameReference(document: WfkitDocument, diagnostic: Diagnostic, namesp
   if (!symbols || typeof name !== "string") return [];
   const declared = [...(namespace === "node" ? symbols.nodes : symbols.subjects).keys()];
   const closest = new Suggester().closest(name, declared);
-  return closest ? [replace(`Change to \`${closest}\``, diagnostic.range, writeName(closest, written.startsWith('"') && !/^[A-Za-z_]/.test(closest)))] : [];
+  return closest ? [replace(`Change to \`${closest}\``, diagnostic.range, writeName(closest, written.startsWith('"')))] : [];
 }
 
 function safeJson(text: string): unknown {

@@ -5,13 +5,15 @@
  * lists and JSON literals run over lines). So a line break with no bracket open is a boundary
  * the parser cannot see across, and the text between two such boundaries parses the same on
  * its own as inside the whole file. The scan mimics the lexer just enough to count brackets
- * correctly: strings (which end at a line break) and `#` comments are skipped.
+ * correctly: strings (which end at a line break) and comments are skipped. Its characters
+ * come from the DSL's lexical table.
  *
  * An unclosed `{` keeps the depth above 0 to the end of the text, so everything after it is
  * one chunk, exactly as the full parser would read it. And a line starting with `->`
  * continues the chain above it (blank and comment lines between do not matter), so no
  * boundary falls before such a line either.
  */
+import { BLANKS, COMMENT_START, NAME_CHAR } from "@wfkit/dsl";
 
 export interface Chunk {
   /** Offset of the chunk's first character in the document. */
@@ -23,7 +25,7 @@ export interface Chunk {
 const LF = 10;
 const CR = 13;
 const QUOTE = 34;
-const HASH = 35;
+const HASH = COMMENT_START.charCodeAt(0);
 const BACKSLASH = 92;
 const LBRACE = 123;
 const LBRACKET = 91;
@@ -87,8 +89,7 @@ export function chunkEnd(text: string, start: number): number {
   return length;
 }
 
-const SPACE = 32;
-const TAB = 9;
+const BLANK_CODES = new Set([...BLANKS].map((blank) => blank.charCodeAt(0)));
 
 /**
  * True when the next token from `offset` is `->`, as the lexer would find it: blanks, line
@@ -100,7 +101,7 @@ function continuesChain(text: string, offset: number): boolean {
   const length = text.length;
   while (i < length) {
     const code = text.charCodeAt(i);
-    if (code === SPACE || code === TAB || code === LF || code === CR || code === 12 || code === 11 || code === 0xa0 || code === 0xfeff) i++;
+    if (code === LF || code === CR || BLANK_CODES.has(code)) i++;
     else if (code === HASH) while (i < length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== CR) i++;
     else if (code === MINUS) {
       const next = text.charCodeAt(i + 1);
@@ -116,13 +117,10 @@ function continuesChain(text: string, offset: number): boolean {
 const MINUS = 45;
 const GREATER = 62;
 
-/** Whether a token of the `.wf` lexer can start with this character (see the DSL's lexer.ts). */
+/** Whether a token of the `.wf` lexer can start with this character (a name or number, or punctuation). */
 function startsToken(code: number): boolean {
   return (
-    (code >= 65 && code <= 90) || // A-Z
-    (code >= 97 && code <= 122) || // a-z
-    code === 95 || // _
-    (code >= 48 && code <= 57) || // digits
+    (code < 128 && NAME_CHAR.test(String.fromCharCode(code))) ||
     code === QUOTE ||
     code === 64 || // @
     code === LBRACE ||

@@ -5,7 +5,7 @@
  * Nodes and subjects are separate namespaces (`subjects [...]` lists name subjects, edges
  * name nodes), so a node and a subject may share a name without clashing.
  */
-import { type JsonLiteral, type NameSyntax, type Statement, type WfFile, spanOf, stringMemberOf } from "@wfkit/dsl";
+import { type JsonLiteral, type NameSyntax, printName, quoteString, type Statement, type WfFile, spanOf, stringMemberOf } from "@wfkit/dsl";
 import type { Span } from "@wfkit/dsl";
 
 export type Namespace = "node" | "subject";
@@ -115,9 +115,7 @@ function stringMember(value: JsonLiteral | undefined, key: string): { name: stri
   return member ? { name: String(member.value), span: spanOf(member) } : undefined;
 }
 
-const BARE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*$/;
-
-/** How a name is written in `.wf`: bare when the lexer reads it as one name, else quoted. */
+/** How a name is written in `.wf` (the DSL's `printName`), or quoted where the text must keep it a string. */
 export function writeName(name: string, alwaysQuoted = false): string {
-  return !alwaysQuoted && BARE_NAME.test(name) ? name : JSON.stringify(name);
+  return alwaysQuoted ? quoteString(name) : printName(name);
 }
