@@ -7,11 +7,19 @@
 import { StreamLanguage, type StringStream } from "@codemirror/language";
 import { RangeSetBuilder, StateEffect, StateField, type Text } from "@codemirror/state";
 import { Decoration, EditorView, type DecorationSet } from "@codemirror/view";
+import { COMMENT_START, NAME_PATTERN, NUMBER_PATTERN, VERSION_PATTERN } from "@wfkit/dsl";
 
 interface LineState {
   /** The next word starts a statement or a block's field: a keyword unless a name list follows. */
   leading: boolean;
 }
+
+/** The lexical table's patterns, anchored for CodeMirror's stream; a string may be open at the line's end. */
+const COMMENT = new RegExp(`^${COMMENT_START}.*`);
+const STRING = /^"(?:[^"\\]|\\.)*"?/;
+const VERSION = new RegExp(`^@${VERSION_PATTERN.source}`);
+const NUMBER = new RegExp(`^${NUMBER_PATTERN.source}(?![A-Za-z_])`);
+const NAME = new RegExp(`^${NAME_PATTERN.source}`);
 
 /**
  * A statement's or a block field's leading word is its keyword (`part`, `trigger`, `job`,
@@ -26,12 +34,12 @@ export const wfLanguage = StreamLanguage.define<LineState>({
     if (stream.eatSpace()) return null;
     const leading = state.leading;
     state.leading = false;
-    if (stream.match(/^#.*/)) return "comment";
-    if (stream.match(/^"(?:[^"\\]|\\.)*"?/)) return "string";
-    if (stream.match(/^@[A-Za-z0-9_]+(?:[.\-+][A-Za-z0-9_]+)*/)) return "number";
-    if (stream.match(/^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![A-Za-z_])/)) return "number";
+    if (stream.match(COMMENT)) return "comment";
+    if (stream.match(STRING)) return "string";
+    if (stream.match(VERSION)) return "number";
+    if (stream.match(NUMBER)) return "number";
     if (stream.match("->")) return "operator";
-    if (stream.match(/^[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*/)) {
+    if (stream.match(NAME)) {
       if (stream.match(/^\s*[[{]/, false)) return "keyword";
       return leading && !stream.match(/^\s*(?:->|,|$)/, false) ? "keyword" : null;
     }

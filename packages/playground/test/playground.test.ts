@@ -104,6 +104,9 @@ describe("the playground page", () => {
     await option.waitFor({ timeout: UI_TIMEOUT });
     // The first matching option is selected: Enter accepts it.
     expect(await page.textContent(".cm-tooltip-autocomplete li[aria-selected]")).toMatch(/^pack/);
+    // CodeMirror ignores Enter for the first 75 ms of a list (its interactionDelay, against
+    // accepting by accident while typing fast); a person reads the list first.
+    await page.waitForTimeout(250);
     await page.keyboard.press("Enter");
     await page.waitForFunction(() => /^part extra = pack@1/m.test(Array.from(document.querySelectorAll(".cm-content .cm-line"), (line) => line.textContent).join("\n")), undefined, { timeout: UI_TIMEOUT });
     await page.close();
