@@ -16,18 +16,14 @@ import { DSL_CODES, joinPointer, Suggester, type DslCode } from "@wfkit/core";
 import type {
   Block,
   ChainStatement,
-  DestinationStatement,
   DocumentStatement,
   EdgeStatement,
-  GateStatement,
   JsonLiteral,
-  KindSpec,
   NameSyntax,
   NodeDeclaration,
-  PartStatement,
   Statement,
   SubjectStatement,
-  TriggerStatement,
+  SubjectsProperty,
   VersionStatement,
   WfFile,
   WithClause,
@@ -35,6 +31,7 @@ import type {
 } from "./ast.js";
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
+import { blockOf, DESTINATION_SPEC_TABLE, type FieldTable, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE, valueSyntaxOf, withOf } from "./fields.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
 import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
@@ -513,98 +510,48 @@ class Compiler {
   }
 
   private compileNode(statement: NodeDeclaration): unknown {
-    switch (statement.type) {
-      case "trigger":
-      case "destination":
-        return this.compileTriggerOrDestination(statement);
-      case "part":
-        return this.compilePart(statement);
-      case "gate":
-        return this.compileGate(statement);
-      case "node":
-        return statement.value ? this.valueOf(statement.value) : undefined;
-    }
+    if (statement.type === "node") return statement.value ? this.valueOf(statement.value) : undefined;
+    return statement.name ? this.compileObject(NODE_TABLES[statement.type], statement) : undefined;
   }
 
-  /** A trigger or destination node: `{id, kind, trigger | destination: {...}, ...with}`. */
-  private compileTriggerOrDestination(statement: TriggerStatement | DestinationStatement): unknown {
-    if (!statement.name) return undefined;
-    const kind = statement.type;
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    node["kind"] = kind;
-    if (statement.spec) {
-      this.push(kind);
-      node[kind] = this.compileKindSpec(statement.spec, kind);
-      this.depth--;
-    }
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  /** A trigger or destination object: `{kind, schedule?, timezone?, ...with}`. */
-  private compileKindSpec(spec: KindSpec, kind: "trigger" | "destination"): Record<string, unknown> {
+  /** The object a field table describes: its fields written in the table's order, then its `with` fields. */
+  private compileObject(table: FieldTable, element: object): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    object["kind"] = spec.kind.text;
-    if (!spec.block) return object;
-    const contents = this.readBlock(spec.block, kind);
-    if (contents.schedule?.value) object["schedule"] = contents.schedule.value.text;
-    if (contents.timezone?.value) object["timezone"] = contents.timezone.value.text;
-    this.mergeWith(object, contents.with);
-    return object;
-  }
-
-  private compileGate(statement: GateStatement): unknown {
-    if (!statement.name) return undefined;
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    node["kind"] = "gate";
-    if (statement.belowFloor) node["belowFloor"] = statement.belowFloor.text;
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  private compilePart(statement: PartStatement): unknown {
-    if (!statement.name) return undefined;
-    // An empty literal has room for four fields in the object itself; a literal with fields
-    // has room for those alone, and each field added later costs an allocation.
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    if (statement.partId) node["partId"] = statement.partId.text;
-    if (statement.version) node["partVersion"] = statement.version.text;
-    if (statement.block) {
-      this.push("terminal");
-      node["terminal"] = this.compileTerminal(statement.block);
-      this.depth--;
-    }
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  /** A part's block is its `terminal` object: `{job?, subjectRefs?, ...with}`. */
-  private compileTerminal(block: Block): Record<string, unknown> {
-    const terminal: Record<string, unknown> = {};
-    const contents = this.readBlock(block, "part");
-    const jobProperty = contents.job;
-    if (jobProperty) {
-      const job: Record<string, unknown> = {};
-      if (jobProperty.id) job["id"] = jobProperty.id.text;
-      if (jobProperty.version) job["version"] = jobProperty.version.text;
-      if (jobProperty.with) {
-        this.push("job");
-        this.mergeWith(job, jobProperty.with);
-        this.depth--;
+    const block = table.block ? blockOf(table, element) : undefined;
+    const contents = block ? this.readBlock(block, table.block!.kind) : undefined;
+    const fields = table.fields;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      const syntax = valueSyntaxOf(field, element, contents);
+      if (syntax === undefined) continue;
+      const form = field.form;
+      switch (form) {
+        case "name":
+        case "string":
+        case "version":
+          object[field.json] = syntax["text"];
+          break;
+        case "type":
+          object[field.json] = syntax["type"];
+          break;
+        case "literal":
+          object[field.json] = this.valueOf(syntax as unknown as JsonLiteral);
+          break;
+        case "subjects": {
+          const items = (syntax as unknown as SubjectsProperty).items;
+          const refs: unknown[] = [];
+          for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
+          object[field.json] = refs;
+          break;
+        }
+        default:
+          this.push(field.json);
+          object[field.json] = this.compileObject(form, syntax);
+          this.depth--;
       }
-      terminal["job"] = job;
     }
-    if (contents.subjects) {
-      const items = contents.subjects.items;
-      const refs: unknown[] = [];
-      for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
-      terminal["subjectRefs"] = refs;
-    }
-    this.mergeWith(terminal, contents.with);
-    return terminal;
+    this.mergeWith(object, withOf(table, element, contents));
+    return object;
   }
 
   /** The subject a name refers to, copied in full (the JSON has no references). */
@@ -657,14 +604,7 @@ class Compiler {
   private compileSubject(statement: SubjectStatement): unknown {
     const body = statement.body;
     if (!body) return {};
-    if (body.type === "raw") return this.valueOf(body.value);
-    const subject: Record<string, unknown> = {};
-    if (body.canonicalId) subject["canonicalId"] = body.canonicalId.text;
-    subject["kind"] = body.kind.text;
-    if (body.label) subject["label"] = body.label.text;
-    if (body.identifiers?.value) subject["identifiers"] = this.valueOf(body.identifiers.value);
-    this.mergeWith(subject, body.with);
-    return subject;
+    return body.type === "raw" ? this.valueOf(body.value) : this.compileObject(SUBJECT_TABLE, body);
   }
 
   // ---------------------------------------------------------------- edges
@@ -745,14 +685,14 @@ class Compiler {
     const body: Record<string, unknown> = { scope };
     if (contents.trigger?.spec) {
       this.at("/trigger");
-      body["trigger"] = this.compileKindSpec(contents.trigger.spec, "trigger");
+      body["trigger"] = this.compileObject(TRIGGER_SPEC_TABLE, contents.trigger.spec);
     }
     if (contents.destinations.length) {
       body["destinations"] = contents.destinations.map((property, index) => {
         if (!property.spec) return {};
         this.at("/destinations");
         this.push(index);
-        return this.compileKindSpec(property.spec, "destination");
+        return this.compileObject(DESTINATION_SPEC_TABLE, property.spec);
       });
     }
     this.at("");

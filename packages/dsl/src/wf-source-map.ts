@@ -9,24 +9,27 @@
  */
 import {
   arrowSpan,
+  type Block,
   type ChainStatement,
   type DocumentStatement,
   type EdgeStatement,
   type JsonLiteral,
   keywordOf,
   keywordSpan,
-  type KindSpec,
   type NameSyntax,
   type NodeDeclaration,
   type SubjectStatement,
+  type SubjectsProperty,
+  type Syntax,
   valueSpanOf,
   type VersionStatement,
+  type VersionSyntax,
   type WithClause,
   type WorkflowStatement,
 } from "./ast.js";
 import { readBlock } from "./block-properties.js";
+import { blockOf, DESTINATION_SPEC_TABLE, type FieldTable, fieldNamed, holderOf, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE, valueSyntaxOf, withOf } from "./fields.js";
 import { memberOf, stringMemberOf } from "./json-convert.js";
-import type { BlockKind } from "./parser.js";
 import { type LineIndex, partitionPoint, type Span, spanOf } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 
@@ -121,7 +124,7 @@ export class WfSourceMap extends LazySourceMap {
               child: (field) => (field === "graph" ? graph : withMember(contents.scope?.with, field)),
             };
           case "trigger":
-            return contents.trigger?.spec ? kindSpecPlace(contents.trigger.spec, "trigger") : withMember(contents.with, token);
+            return contents.trigger?.spec ? objectPlace(TRIGGER_SPEC_TABLE, contents.trigger.spec, undefined, origins.subjects) : withMember(contents.with, token);
           case "destinations":
             if (!contents.destinations.length) return withMember(contents.with, token);
             return {
@@ -129,7 +132,7 @@ export class WfSourceMap extends LazySourceMap {
               child: (index) => {
                 const property = at(contents.destinations, index);
                 if (!property) return undefined;
-                return property.spec ? kindSpecPlace(property.spec, "destination") : { span: keywordOf(property) };
+                return property.spec ? objectPlace(DESTINATION_SPEC_TABLE, property.spec, undefined, origins.subjects) : { span: keywordOf(property) };
               },
             };
           default:
@@ -232,130 +235,62 @@ function literalPlace(literal: JsonLiteral, keySpan?: Span): Place {
   };
 }
 
-function namePlace(name: NameSyntax | undefined): Place | undefined {
-  return name ? { span: spanOf(name) } : undefined;
-}
-
 function nodePlace(statement: NodeDeclaration | undefined, subjects: Map<string, SubjectStatement>): Place | undefined {
   if (!statement) return undefined;
-  if (statement.type === "node") {
-    if (!statement.value) return undefined;
-    const place = literalPlace(statement.value);
-    // A node is found by its id, even when written as JSON.
-    const id = stringMemberOf(statement.value, "id");
-    return id ? { ...place, span: spanOf(id) } : place;
-  }
-  const nameSpan = (statement.name && spanOf(statement.name)) ?? keywordOf(statement);
-  const id = namePlace(statement.name);
-  switch (statement.type) {
-    case "trigger":
-    case "destination": {
-      const spec = statement.spec;
-      const field = statement.type;
-      return fieldsPlace(
-        nameSpan,
-        (token) => (token === "id" ? id : token === "kind" ? { span: keywordOf(statement) } : token === field && spec ? kindSpecPlace(spec, field) : undefined),
-        statement.with,
-      );
-    }
-    case "gate":
-      return fieldsPlace(
-        nameSpan,
-        (token) => (token === "id" ? id : token === "kind" ? { span: keywordOf(statement) } : token === "belowFloor" ? namePlace(statement.belowFloor) : undefined),
-        statement.with,
-      );
-    case "part": {
-      const block = statement.block;
-      return fieldsPlace(
-        nameSpan,
-        (token) => {
-          switch (token) {
-            case "id":
-              return id;
-            case "partId":
-              return namePlace(statement.partId);
-            case "partVersion":
-              return statement.version ? { span: valueSpanOf(statement.version) } : undefined;
-            case "terminal":
-              return block ? terminalPlace(block, subjects) : undefined;
-            default:
-              return undefined;
-          }
-        },
-        statement.with,
-      );
-    }
-  }
+  if (statement.type !== "node") return objectPlace(NODE_TABLES[statement.type], statement, undefined, subjects);
+  if (!statement.value) return undefined;
+  const place = literalPlace(statement.value);
+  // A node is found by its id, even when written as JSON.
+  const id = stringMemberOf(statement.value, "id");
+  return id ? { ...place, span: spanOf(id) } : place;
 }
 
-function kindSpecPlace(spec: KindSpec, kind: BlockKind): Place {
-  const contents = readBlock(spec.block, kind);
-  return fieldsPlace(
-    spanOf(spec.kind),
-    (token) => {
-      if (token === "kind") return { span: spanOf(spec.kind) };
-      if (token === "schedule" && contents.schedule?.value) return { span: spanOf(contents.schedule.value), keySpan: keywordOf(contents.schedule) };
-      if (token === "timezone" && contents.timezone?.value) return { span: spanOf(contents.timezone.value), keySpan: keywordOf(contents.timezone) };
-      return undefined;
-    },
-    contents.with,
-  );
-}
-
-function terminalPlace(block: NonNullable<import("./ast.js").PartStatement["block"]>, subjects: Map<string, SubjectStatement>): Place {
-  const contents = readBlock(block, "part");
-  return fieldsPlace(
-    { start: block.open, end: block.open + 1 },
-    (token) => {
-      if (token === "job" && contents.job) {
-        const job = contents.job;
-        return fieldsPlace(
-          spanOf(job),
-          (field) => (field === "id" ? namePlace(job.id) : field === "version" && job.version ? { span: valueSpanOf(job.version) } : undefined),
-          job.with,
-          keywordOf(job),
-        );
+/**
+ * The place of an object a field table describes, and of its fields (see fields.ts): where
+ * the table says the object is, unless `span` says (a subject is placed at its reference).
+ */
+function objectPlace(table: FieldTable, element: Syntax, span: Span | undefined, subjects: Map<string, SubjectStatement>, keySpan?: Span): Place {
+  const contents = table.block ? readBlock(blockOf(table, element), table.block.kind) : undefined;
+  const placedAt = table.placedAt;
+  const typed = (token: string): Place | undefined => {
+    const field = fieldNamed(table, token);
+    if (!field) return undefined;
+    if (field.form === "type") return { span: keywordSpan(element, (element as Syntax & { type: string }).type) };
+    const holder = holderOf(field, element, contents);
+    const syntax = valueSyntaxOf(field, element, contents);
+    if (!holder || !syntax) return undefined;
+    const holderKey = field.property ? keywordSpan(holder, field.property) : field.keyword ? keywordSpan(holder, field.keyword) : undefined;
+    switch (field.form) {
+      case "name":
+      case "string":
+        return { span: spanOf(syntax), keySpan: holderKey };
+      case "version":
+        return { span: valueSpanOf(syntax as unknown as VersionSyntax) };
+      case "literal":
+        return literalPlace(syntax as unknown as JsonLiteral, holderKey);
+      case "subjects": {
+        const list = syntax as unknown as SubjectsProperty;
+        return { span: spanOf(list), keySpan: holderKey, child: (index) => subjectRefPlace(at(list.items, index), subjects) };
       }
-      if (token === "subjectRefs" && contents.subjects) {
-        const list = contents.subjects;
-        return {
-          span: spanOf(list),
-          keySpan: keywordOf(list),
-          child: (index) => {
-            const item = at(list.items, index);
-            return item ? subjectRefPlace(item, subjects.get(item.text)) : undefined;
-          },
-        };
-      }
-      return undefined;
-    },
-    contents.with,
-  );
+      default:
+        return objectPlace(field.form, syntax, undefined, subjects, holderKey);
+    }
+  };
+  if (span === undefined) {
+    if (placedAt === "open") span = { start: (element as Block).open, end: (element as Block).open + 1 };
+    else if (placedAt !== undefined) span = typed(placedAt)?.span ?? spanOf(element);
+    else span = spanOf(element);
+  }
+  return fieldsPlace(span, typed, withOf(table, element, contents), keySpan);
 }
 
 /** A subject reference is its name in the list; its fields are their words in the declaration. */
-function subjectRefPlace(item: NameSyntax, declaration: SubjectStatement | undefined): Place {
-  const body = declaration?.body;
+function subjectRefPlace(item: NameSyntax | undefined, subjects: Map<string, SubjectStatement>): Place | undefined {
+  if (!item) return undefined;
+  const body = subjects.get(item.text)?.body;
   if (!body) return { span: spanOf(item) };
   if (body.type === "raw") return { ...literalPlace(body.value), span: spanOf(item) };
-  return fieldsPlace(
-    spanOf(item),
-    (field) => {
-      switch (field) {
-        case "canonicalId":
-          return namePlace(body.canonicalId);
-        case "kind":
-          return namePlace(body.kind);
-        case "label":
-          return namePlace(body.label);
-        case "identifiers":
-          return body.identifiers?.value ? literalPlace(body.identifiers.value, keywordSpan(body.identifiers, "identifiers")) : undefined;
-        default:
-          return undefined;
-      }
-    },
-    body.with,
-  );
+  return objectPlace(SUBJECT_TABLE, body, spanOf(item), subjects);
 }
 
 function edgePlace(origin: EdgeOrigin | undefined): Place | undefined {
