@@ -140,8 +140,12 @@ export function holderOf(field: Field, element: object, contents: BlockContents 
 export function valueSyntaxOf(field: Field, element: object, contents: BlockContents | undefined): Element | undefined {
   const holder = holderOf(field, element, contents);
   if (holder === undefined) return undefined;
-  if (field.form === "literal" || (field.property !== undefined && typeof field.form === "string" && field.form !== "subjects")) return holder["value"] as Element | undefined;
-  return holder;
+  return isHeldValue(field) ? (holder["value"] as Element | undefined) : holder;
+}
+
+/** Whether a field's syntax is the `value` of its holder (a block property's, or a literal's after its word). */
+export function isHeldValue(field: Field): boolean {
+  return field.form === "literal" || (field.property !== undefined && (field.form === "name" || field.form === "string"));
 }
 
 /** The `with` clause of an element: its own, or its block's `with` property. */
