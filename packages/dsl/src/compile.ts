@@ -31,7 +31,8 @@ import type {
 } from "./ast.js";
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type BlockProblem } from "./block-properties.js";
-import { blockOf, DESTINATION_SPEC_TABLE, type FieldTable, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE, valueSyntaxOf, withOf } from "./fields.js";
+import type { FieldWriter } from "./fields.js";
+import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/field-writers.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
 import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
 import { hasOwn, setOwnField } from "./json-value.js";
@@ -161,7 +162,8 @@ interface SubjectValue {
   faulty: boolean;
 }
 
-class Compiler {
+/** Compiles one tree; the objects of typed statements are written by the generated writers (see fields.ts). */
+class Compiler implements FieldWriter {
   private readonly diagnostics: SourceFault[] = [];
   /**
    * Core's did-you-mean search, one per compile: its work budget caps the searches of a file
@@ -511,47 +513,25 @@ class Compiler {
 
   private compileNode(statement: NodeDeclaration): unknown {
     if (statement.type === "node") return statement.value ? this.valueOf(statement.value) : undefined;
-    return statement.name ? this.compileObject(NODE_TABLES[statement.type], statement) : undefined;
+    if (!statement.name) return undefined;
+    switch (statement.type) {
+      case "trigger":
+        return writeTriggerNode(this, statement);
+      case "destination":
+        return writeDestinationNode(this, statement);
+      case "gate":
+        return writeGateNode(this, statement);
+      case "part":
+        return writePartNode(this, statement);
+    }
   }
 
-  /** The object a field table describes: its fields written in the table's order, then its `with` fields. */
-  private compileObject(table: FieldTable, element: object): Record<string, unknown> {
-    const object: Record<string, unknown> = {};
-    const block = table.block ? blockOf(table, element) : undefined;
-    const contents = block ? this.readBlock(block, table.block!.kind) : undefined;
-    const fields = table.fields;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i]!;
-      const syntax = valueSyntaxOf(field, element, contents);
-      if (syntax === undefined) continue;
-      const form = field.form;
-      switch (form) {
-        case "name":
-        case "string":
-        case "version":
-          object[field.json] = syntax["text"];
-          break;
-        case "type":
-          object[field.json] = syntax["type"];
-          break;
-        case "literal":
-          object[field.json] = this.valueOf(syntax as unknown as JsonLiteral);
-          break;
-        case "subjects": {
-          const items = (syntax as unknown as SubjectsProperty).items;
-          const refs: unknown[] = [];
-          for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
-          object[field.json] = refs;
-          break;
-        }
-        default:
-          this.push(field.json);
-          object[field.json] = this.compileObject(form, syntax);
-          this.depth--;
-      }
-    }
-    this.mergeWith(object, withOf(table, element, contents));
-    return object;
+  /** A part's `subjects [...]`: each subject copied in full. */
+  subjectRefs(list: SubjectsProperty): unknown[] {
+    const items = list.items;
+    const refs: unknown[] = [];
+    for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
+    return refs;
   }
 
   /** The subject a name refers to, copied in full (the JSON has no references). */
@@ -604,7 +584,7 @@ class Compiler {
   private compileSubject(statement: SubjectStatement): unknown {
     const body = statement.body;
     if (!body) return {};
-    return body.type === "raw" ? this.valueOf(body.value) : this.compileObject(SUBJECT_TABLE, body);
+    return body.type === "raw" ? this.valueOf(body.value) : writeSubject(this, body);
   }
 
   // ---------------------------------------------------------------- edges
@@ -685,14 +665,14 @@ class Compiler {
     const body: Record<string, unknown> = { scope };
     if (contents.trigger?.spec) {
       this.at("/trigger");
-      body["trigger"] = this.compileObject(TRIGGER_SPEC_TABLE, contents.trigger.spec);
+      body["trigger"] = writeTriggerSpec(this, contents.trigger.spec);
     }
     if (contents.destinations.length) {
       body["destinations"] = contents.destinations.map((property, index) => {
         if (!property.spec) return {};
         this.at("/destinations");
         this.push(index);
-        return this.compileObject(DESTINATION_SPEC_TABLE, property.spec);
+        return writeDestinationSpec(this, property.spec);
       });
     }
     this.at("");
@@ -708,8 +688,12 @@ class Compiler {
     this.depth = 0;
   }
 
-  private push(token: string | number): void {
+  push(token: string | number): void {
     this.path[this.depth++] = token;
+  }
+
+  pop(): void {
+    this.depth--;
   }
 
   /** The pointer of the object being compiled, or of a field below it. */
@@ -717,7 +701,7 @@ class Compiler {
     return joinPointer(this.base, ...this.path.slice(0, this.depth), ...tokens);
   }
 
-  private readBlock(block: Block | undefined, kind: BlockKind): BlockContents {
+  readBlock(block: Block | undefined, kind: BlockKind): BlockContents {
     const problems = this.problems;
     if (problems.length) problems.length = 0;
     const contents = readBlock(block, kind, problems);
@@ -740,7 +724,7 @@ class Compiler {
    * Adds the fields of a `with` block. A field the statement already writes is reported
    * and the statement's value is kept: `with` adds fields, it does not replace them.
    */
-  private mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
+  mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
     if (!clause?.value) return;
     if (clause.value.type !== "object") {
       if (!quiet) this.report(DSL_CODES.syntax, "a `with` block is a JSON object: `with { \"field\": value }`", spanOf(clause.value));
@@ -761,7 +745,7 @@ class Compiler {
     }
   }
 
-  private valueOf(literal: JsonLiteral, quiet = false): unknown {
+  valueOf(literal: JsonLiteral, quiet = false): unknown {
     // Strings, booleans and null are their own value and never a fault.
     if (literal.type === "string" || literal.type === "boolean" || literal.type === "null") return literal.value;
     const issues = this.issues;

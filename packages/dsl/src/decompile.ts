@@ -23,7 +23,7 @@ import type {
   WfFile,
   WithClause,
 } from "./ast.js";
-import { DESTINATION_SPEC_TABLE, type Field, type FieldTable, isHeldValue, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE } from "./fields.js";
+import { DESTINATION_SPEC_TABLE, type Field, type FieldTable, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE } from "./fields.js";
 import { hasOwn, numberToJson } from "./json-value.js";
 import { type Span, spanOf } from "./positions.js";
 import { printFile } from "./printer.js";
@@ -213,7 +213,7 @@ class Decompiler {
       }
       written.push(field.json);
       if (syntax === undefined) continue;
-      const holder = isHeldValue(field) ? { value: syntax, ...NO_SPAN } : syntax;
+      const holder = field.heldValue ? { value: syntax, ...NO_SPAN } : syntax;
       if (field.key !== undefined) element[field.key] = holder;
       else properties.push({ type: field.property, ...holder } as BlockProperty);
     }

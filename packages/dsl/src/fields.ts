@@ -6,10 +6,9 @@
  *
  * A field is written when its syntax is there, and only then; any other field of the object
  * comes from its `with` clause. Fields are listed in the order the compiler writes them (the
- * JSON's canonical order), and the printer writes them in that order too unless `written`
- * says otherwise.
+ * JSON's canonical order); `written` is the order the text writes them in.
  */
-import type { Block, BlockProperty, NodeDeclaration, Syntax, WithClause } from "./ast.js";
+import type { Block, BlockProperty, JsonLiteral, NodeDeclaration, SubjectsProperty, Syntax, WithClause } from "./ast.js";
 import type { BlockContents } from "./block-properties.js";
 import type { BlockKind } from "./parser.js";
 
@@ -30,91 +29,125 @@ export interface Field {
   json: string;
   form: FieldForm;
   /** Where its syntax is: this key of the element... */
-  key?: string;
+  key: string | undefined;
   /** ...or the block property of this type (`schedule "..."`, `job ...`) in the element's block. */
-  property?: BlockProperty["type"];
+  property: BlockProperty["type"] | undefined;
   /** The word before a literal (`identifiers`). */
-  keyword?: string;
+  keyword: string | undefined;
   /** Written only right after this field (a version follows its part id or job id). */
-  after?: string;
+  after: string | undefined;
   /** A mark printed before the field (`=` before a part id). */
-  mark?: string;
+  mark: string | undefined;
   /** The typed statement says the object only with this field; without it the decompiler writes JSON. */
-  required?: boolean;
+  required: boolean;
+  /** The field's syntax is the `value` of its holder: a block property's (`schedule "..."`), or a literal's after its word. */
+  heldValue: boolean;
 }
 
 export interface FieldTable {
+  /** Its writer's name in the generated code (`writePartNode`). */
+  name: string;
+  /** The syntax element it reads (an ast.ts type: the generated writer's parameter). */
+  syntax: string;
   fields: readonly Field[];
   /** The fields written as block properties live in a block of this kind: the element itself, or its `key`. */
-  block?: { kind: BlockKind; key?: string };
-  /** Where the object is placed in the text: the span of this field's syntax, the block's `{`, or (default) the element. */
-  placedAt?: string | "open";
-  /** The order the text writes the fields in, when not the JSON order. */
-  written?: readonly Field[];
+  block: { kind: BlockKind; key: string | undefined } | undefined;
+  /** Where the object is placed in the text: the span of this field's syntax, the block's `{`, or (when undefined) the element. */
+  placedAt: string | undefined;
+  /** The order the text writes the fields in. */
+  written: readonly Field[];
 }
 
-const ID: Field = { json: "id", key: "name", form: "name", required: true };
-const KIND: Field = { json: "kind", form: "type" };
+/** A row of a table, with its defaults filled in. */
+function field(row: Pick<Field, "json" | "form"> & Partial<Omit<Field, "heldValue">>): Field {
+  const { json, form, key, property, keyword, after, mark, required = false } = row;
+  const heldValue = form === "literal" || (property !== undefined && (form === "name" || form === "string"));
+  return { json, form, key, property, keyword, after, mark, required, heldValue };
+}
 
-export const TRIGGER_SPEC_TABLE: FieldTable = {
-  fields: [
-    { json: "kind", key: "kind", form: "name", required: true },
-    { json: "schedule", property: "schedule", form: "string" },
-    { json: "timezone", property: "timezone", form: "string" },
+function table(name: string, syntax: string, fields: Field[], options: { block?: { kind: BlockKind; key?: string }; placedAt?: string; written?: Field[] } = {}): FieldTable {
+  const block = options.block && { kind: options.block.kind, key: options.block.key };
+  return { name, syntax, fields, block, placedAt: options.placedAt, written: options.written ?? fields };
+}
+
+const ID = field({ json: "id", key: "name", form: "name", required: true });
+const KIND = field({ json: "kind", form: "type" });
+
+export const TRIGGER_SPEC_TABLE = table(
+  "TriggerSpec",
+  "KindSpec",
+  [
+    field({ json: "kind", key: "kind", form: "name", required: true }),
+    field({ json: "schedule", property: "schedule", form: "string" }),
+    field({ json: "timezone", property: "timezone", form: "string" }),
   ],
-  block: { kind: "trigger", key: "block" },
-  placedAt: "kind",
-};
+  { block: { kind: "trigger", key: "block" }, placedAt: "kind" },
+);
 
-export const DESTINATION_SPEC_TABLE: FieldTable = {
-  fields: [{ json: "kind", key: "kind", form: "name", required: true }],
+export const DESTINATION_SPEC_TABLE = table("DestinationSpec", "KindSpec", [field({ json: "kind", key: "kind", form: "name", required: true })], {
   block: { kind: "destination", key: "block" },
   placedAt: "kind",
-};
+});
 
-export const JOB_TABLE: FieldTable = {
-  fields: [
-    { json: "id", key: "id", form: "name", required: true },
-    { json: "version", key: "version", form: "version", after: "id" },
-  ],
-};
+export const JOB_TABLE = table("Job", "JobProperty", [
+  field({ json: "id", key: "id", form: "name", required: true }),
+  field({ json: "version", key: "version", form: "version", after: "id" }),
+]);
 
 /** A part's block is its `terminal` object. */
-export const TERMINAL_TABLE: FieldTable = {
-  fields: [
-    { json: "job", property: "job", form: JOB_TABLE },
-    { json: "subjectRefs", property: "subjects", form: "subjects" },
-  ],
-  block: { kind: "part" },
-  placedAt: "open",
-};
+export const TERMINAL_TABLE = table(
+  "Terminal",
+  "Block",
+  [field({ json: "job", property: "job", form: JOB_TABLE }), field({ json: "subjectRefs", property: "subjects", form: "subjects" })],
+  { block: { kind: "part" }, placedAt: "open" },
+);
 
-const SUBJECT_KIND: Field = { json: "kind", key: "kind", form: "name", required: true };
-const CANONICAL_ID: Field = { json: "canonicalId", key: "canonicalId", form: "string", required: true };
-const LABEL: Field = { json: "label", key: "label", form: "string" };
-const IDENTIFIERS: Field = { json: "identifiers", key: "identifiers", form: "literal", keyword: "identifiers" };
+const SUBJECT_KIND = field({ json: "kind", key: "kind", form: "name", required: true });
+const CANONICAL_ID = field({ json: "canonicalId", key: "canonicalId", form: "string", required: true });
+const LABEL = field({ json: "label", key: "label", form: "string" });
+const IDENTIFIERS = field({ json: "identifiers", key: "identifiers", form: "literal", keyword: "identifiers" });
 
 /** `subject tesco = company "cmp_tesco" "Tesco PLC" identifiers [...]`: a pinned subject. */
-export const SUBJECT_TABLE: FieldTable = {
-  fields: [CANONICAL_ID, SUBJECT_KIND, LABEL, IDENTIFIERS],
+export const SUBJECT_TABLE = table("Subject", "TypedSubject", [CANONICAL_ID, SUBJECT_KIND, LABEL, IDENTIFIERS], {
   written: [SUBJECT_KIND, CANONICAL_ID, LABEL, IDENTIFIERS],
-};
+});
 
 /** The node each typed node statement writes. */
-export const NODE_TABLES: Record<Exclude<NodeDeclaration["type"], "node">, FieldTable> = {
-  trigger: { fields: [ID, KIND, { json: "trigger", key: "spec", form: TRIGGER_SPEC_TABLE, required: true }], placedAt: "id" },
-  destination: { fields: [ID, KIND, { json: "destination", key: "spec", form: DESTINATION_SPEC_TABLE, required: true }], placedAt: "id" },
-  gate: { fields: [ID, KIND, { json: "belowFloor", key: "belowFloor", form: "name" }], placedAt: "id" },
-  part: {
-    fields: [
-      ID,
-      { json: "partId", key: "partId", form: "name", mark: "=" },
-      { json: "partVersion", key: "version", form: "version", after: "partId" },
-      { json: "terminal", key: "block", form: TERMINAL_TABLE },
-    ],
+export const NODE_TABLES = {
+  trigger: table("TriggerNode", "TriggerStatement", [ID, KIND, field({ json: "trigger", key: "spec", form: TRIGGER_SPEC_TABLE, required: true })], { placedAt: "id" }),
+  destination: table("DestinationNode", "DestinationStatement", [ID, KIND, field({ json: "destination", key: "spec", form: DESTINATION_SPEC_TABLE, required: true })], {
     placedAt: "id",
-  },
-};
+  }),
+  gate: table("GateNode", "GateStatement", [ID, KIND, field({ json: "belowFloor", key: "belowFloor", form: "name" })], { placedAt: "id" }),
+  part: table(
+    "PartNode",
+    "PartStatement",
+    [
+      ID,
+      field({ json: "partId", key: "partId", form: "name", mark: "=" }),
+      field({ json: "partVersion", key: "version", form: "version", after: "partId" }),
+      field({ json: "terminal", key: "block", form: TERMINAL_TABLE }),
+    ],
+    { placedAt: "id" },
+  ),
+} satisfies Record<Exclude<NodeDeclaration["type"], "node">, FieldTable>;
+
+/** Every table, for the generator of the compiler's writers (scripts/generate-field-writers.mjs). */
+export const FIELD_TABLES: readonly FieldTable[] = [...Object.values(NODE_TABLES), TRIGGER_SPEC_TABLE, DESTINATION_SPEC_TABLE, TERMINAL_TABLE, JOB_TABLE, SUBJECT_TABLE];
+
+/**
+ * What the generated writers ask of the compiler: read a block (reporting its misplaced and
+ * repeated properties), track the pointer of the object being written (for faults), merge a
+ * `with` clause, and compile a literal or a subject list.
+ */
+export interface FieldWriter {
+  readBlock(block: Block, kind: BlockKind): BlockContents;
+  push(token: string): void;
+  pop(): void;
+  mergeWith(object: Record<string, unknown>, clause: WithClause | undefined): void;
+  valueOf(literal: JsonLiteral): unknown;
+  subjectRefs(list: SubjectsProperty): unknown[];
+}
 
 /** An element's syntax, read by key (the tables name the keys). */
 type Element = Syntax & Record<string, unknown>;
@@ -140,12 +173,7 @@ export function holderOf(field: Field, element: object, contents: BlockContents 
 export function valueSyntaxOf(field: Field, element: object, contents: BlockContents | undefined): Element | undefined {
   const holder = holderOf(field, element, contents);
   if (holder === undefined) return undefined;
-  return isHeldValue(field) ? (holder["value"] as Element | undefined) : holder;
-}
-
-/** Whether a field's syntax is the `value` of its holder (a block property's, or a literal's after its word). */
-export function isHeldValue(field: Field): boolean {
-  return field.form === "literal" || (field.property !== undefined && (field.form === "name" || field.form === "string"));
+  return field.heldValue ? (holder["value"] as Element | undefined) : holder;
 }
 
 /** The `with` clause of an element: its own, or its block's `with` property. */

@@ -242,7 +242,7 @@ export class Printer {
     // Where the next word starts: a block or list stays inline only within LINE_WIDTH.
     const next = () => column + (words.length ? join(words).length + 1 : 0);
     const syntaxOf = (field: Field) => (field.key === undefined ? undefined : (element as Record<string, { text: string; value?: JsonLiteral } | undefined>)[field.key]);
-    for (const field of table.written ?? table.fields) {
+    for (const field of table.written) {
       const syntax = syntaxOf(field);
       // The keyword is written first; block properties are written by their block.
       if (!syntax || field.form === "type") continue;
