@@ -34,12 +34,11 @@ import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type Bl
 import type { FieldWriter } from "./fields.js";
 import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/field-writers.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
-import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
-import { hasOwn, setOwnField } from "./json-value.js";
+import { hasOwn, literalValue, type LiteralIssue, setOwnField, stringMemberOf } from "./json-value.js";
 import { parse } from "./parser.js";
 import type { BlockKind } from "./parser.js";
 import { LineIndex, type Span, spanOf } from "./positions.js";
-import { WfSourceMap, type WfOrigins } from "./wf-source-map.js";
+import { WfSourceMap, type WfOrigins } from "./source-map.js";
 
 export interface CompileResult {
   /** The Definition, version-save body, or (for `document`) any JSON value the file stands for. */
