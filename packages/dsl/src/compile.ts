@@ -34,7 +34,7 @@ import { BLOCK_PROPERTIES, BLOCK_SUBJECT, readBlock, type BlockContents, type Bl
 import type { FieldWriter } from "./fields.js";
 import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/field-writers.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
-import { hasOwn, literalValue, type LiteralIssue, setOwnField, stringMemberOf } from "./json-value.js";
+import { hasOwn, literalValue, type LiteralProblem, setOwnField, stringMemberOf } from "./json-value.js";
 import { parse } from "./parser.js";
 import type { BlockKind } from "./parser.js";
 import { LineIndex, type Span, spanOf } from "./positions.js";
@@ -112,7 +112,7 @@ export class CompileCache {
   /** @internal The statements of the last compile. */
   statements: readonly Statement[] = [];
   /** @internal What each of them compiled to, by position (undefined: not a node or edge statement). */
-  pieces: (Piece | undefined)[] = [];
+  outputs: (StatementOutput | undefined)[] = [];
   /** @internal The node names the statements of the last compile declare. */
   declarations = new Set<string>();
   /** @internal How many statements declare each name declared more than once (the only ones that can be `duplicate-name`). */
@@ -120,7 +120,7 @@ export class CompileCache {
   /** @internal The values of subjects that compiled without a fault; each reference gets a copy. */
   readonly subjects = new WeakMap<SubjectStatement, unknown>();
   /**
-   * @internal The last compile did not compile the graph (a `document` file), so the pieces
+   * @internal The last compile did not compile the graph (a `document` file), so the outputs
    * were not checked against its names and subjects: the next compile checks them all.
    */
   stale = false;
@@ -128,7 +128,7 @@ export class CompileCache {
   /** @internal Forgets every compile. */
   clear(): void {
     this.statements = [];
-    this.pieces = [];
+    this.outputs = [];
     this.declarations = new Set();
     this.repeated = new Map();
     this.stale = false;
@@ -136,7 +136,7 @@ export class CompileCache {
 }
 
 /** @internal What one statement compiled to. */
-export class Piece {
+export class StatementOutput {
   constructor(
     /** A node declaration's node, a chain's edges (in order), or a raw edge's edge. */
     public value: unknown,
@@ -163,7 +163,7 @@ interface SubjectValue {
 
 /** Compiles one tree; the objects of typed statements are written by the generated writers (see fields.ts). */
 class Compiler implements FieldWriter {
-  private readonly diagnostics: SourceFault[] = [];
+  private readonly faults: SourceFault[] = [];
   /**
    * Core's did-you-mean search, one per compile: its work budget caps the searches of a file
    * with thousands of misspelt names, as it does in the checker.
@@ -184,11 +184,11 @@ class Compiler implements FieldWriter {
   private graphPointer = "";
 
   /**
-   * With a cache: each statement's piece from the last compile, by position in this compile's
+   * With a cache: each statement's output from the last compile, by position in this compile's
    * statements (undefined for the statements that are not the last compile's), filled in as
    * statements are compiled.
    */
-  private readonly pieces: (Piece | undefined)[] | undefined;
+  private readonly outputs: (StatementOutput | undefined)[] | undefined;
   /** Whether the set of declared node names, or the subjects, differ from the last compile's. */
   private namesChanged = true;
   private subjectsChanged = true;
@@ -205,7 +205,7 @@ class Compiler implements FieldWriter {
 
   /** Scratch lists, reused by every block and literal. */
   private readonly problems: BlockProblem[] = [];
-  private readonly issues: LiteralIssue[] = [];
+  private readonly literalProblems: LiteralProblem[] = [];
 
   /**
    * Each declared subject's value, compiled at its first reference (copied for each one), and
@@ -230,7 +230,7 @@ class Compiler implements FieldWriter {
       this.declarations = new Set();
       this.repeated = new Map();
       this.countDeclarations(statements, 0, statements.length, 1);
-      this.pieces = undefined;
+      this.outputs = undefined;
       return;
     }
     // The statements both compiles share: a run at the start and a run at the end.
@@ -253,10 +253,10 @@ class Compiler implements FieldWriter {
     this.countDeclarations(old, prefix, oldChangedTo, -1);
     const changed: undefined[] = [];
     for (let i = prefix; i < changedTo; i++) changed.push(undefined);
-    const previous = cache.pieces;
-    this.pieces = previous.slice(0, prefix).concat(changed, previous.slice(oldChangedTo));
+    const previous = cache.outputs;
+    this.outputs = previous.slice(0, prefix).concat(changed, previous.slice(oldChangedTo));
     cache.statements = statements;
-    cache.pieces = this.pieces;
+    cache.outputs = this.outputs;
   }
 
   /** Adds (`by` 1) or removes (-1) the names that statements `from`..`to` declare. */
@@ -302,7 +302,7 @@ class Compiler implements FieldWriter {
       this.origins.nodes = [];
       if (this.cache) this.cache.stale = true;
       const definition = document.value ? this.valueOf(document.value) : null;
-      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.diagnostics, workflowName };
+      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.faults, workflowName };
     }
 
     if (version) {
@@ -311,7 +311,7 @@ class Compiler implements FieldWriter {
     }
     const graph = this.compileGraph(workflow);
     const definition = version ? this.compileVersion(version, graph) : graph;
-    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.diagnostics, workflowName };
+    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.faults, workflowName };
   }
 
   // ---------------------------------------------------------------- declarations
@@ -479,33 +479,33 @@ class Compiler implements FieldWriter {
     return graph;
   }
 
-  /** The piece the last compile left for statement `position`, if it may be reused as it is. */
-  private reusable(position: number): Piece | undefined {
-    const piece = this.pieces?.[position];
-    return piece === undefined || piece.faulty ? undefined : piece;
+  /** The output the last compile left for statement `position`, if it may be reused as it is. */
+  private reusable(position: number): StatementOutput | undefined {
+    const output = this.outputs?.[position];
+    return output === undefined || output.faulty ? undefined : output;
   }
 
   /** The node a declaration stands for (undefined when it has none): reused when it can be. */
   private nodeOf(statement: NodeDeclaration, position: number, index: number): unknown {
-    const piece = this.reusable(position);
-    if (piece !== undefined && (!this.subjectsChanged || this.subjectsStillResolve(piece))) return piece.value;
+    const output = this.reusable(position);
+    if (output !== undefined && (!this.subjectsChanged || this.subjectsStillResolve(output))) return output.value;
     this.subjectNames = undefined;
     this.subjectStatements = undefined;
     this.usedFaultySubject = false;
-    const faults = this.diagnostics.length;
+    const faultsBefore = this.faults.length;
     this.at(this.graphPointer);
     this.push("nodes");
     this.push(index);
     const node = this.compileNode(statement);
-    if (this.pieces) this.pieces[position] = new Piece(node, this.diagnostics.length > faults || this.usedFaultySubject, this.subjectNames, this.subjectStatements, false);
+    if (this.outputs) this.outputs[position] = new StatementOutput(node, this.faults.length > faultsBefore || this.usedFaultySubject, this.subjectNames, this.subjectStatements, false);
     return node;
   }
 
   /** A reused part copied subjects: it still stands only if each name finds the same declaration. */
-  private subjectsStillResolve(piece: Piece): boolean {
-    const names = piece.subjectNames;
+  private subjectsStillResolve(output: StatementOutput): boolean {
+    const names = output.subjectNames;
     if (names === undefined) return true;
-    const statements = piece.subjectStatements!;
+    const statements = output.subjectStatements!;
     for (let i = 0; i < names.length; i++) if (this.subjects.get(names[i]!) !== statements[i]) return false;
     return true;
   }
@@ -547,7 +547,7 @@ class Compiler implements FieldWriter {
       // The name stands in for the subject, so the JSON still shows what was written.
       return name.text;
     }
-    if (this.pieces) {
+    if (this.outputs) {
       (this.subjectNames ??= []).push(name.text);
       (this.subjectStatements ??= []).push(declared.statement);
     }
@@ -567,7 +567,7 @@ class Compiler implements FieldWriter {
       entry.value = cache.subjects.get(entry.statement);
       return;
     }
-    const faults = this.diagnostics.length;
+    const faultsBefore = this.faults.length;
     // A subject's own fields are reported at pointers below the document root, as written.
     const base = this.base;
     const depth = this.depth;
@@ -576,7 +576,7 @@ class Compiler implements FieldWriter {
     entry.value = this.compileSubject(entry.statement);
     this.at(base);
     for (const token of path) this.push(token);
-    if (this.diagnostics.length === faults) cache?.subjects.set(entry.statement, entry.value);
+    if (this.faults.length === faultsBefore) cache?.subjects.set(entry.statement, entry.value);
     else entry.faulty = true;
   }
 
@@ -591,15 +591,15 @@ class Compiler implements FieldWriter {
   /** The edges of a chain (reused when they can be), then its undeclared names. */
   private compileChain(statement: ChainStatement, position: number, edges: unknown[]): void {
     const firstEdge = edges.length;
-    const piece = this.reusable(position);
-    if (piece !== undefined) {
-      for (const edge of piece.value as unknown[]) edges.push(edge);
+    const output = this.reusable(position);
+    if (output !== undefined) {
+      for (const edge of output.value as unknown[]) edges.push(edge);
       // Its names were all declared, and the declared names are the same: nothing to report.
-      if (!piece.undeclared && !this.namesChanged) return;
-      piece.undeclared = this.checkChainNames(statement, firstEdge);
+      if (!output.undeclared && !this.namesChanged) return;
+      output.undeclared = this.checkChainNames(statement, firstEdge);
       return;
     }
-    const faults = this.diagnostics.length;
+    const faultsBefore = this.faults.length;
     const { arrows, groups } = statement;
     const clause = statement.with;
     for (let link = 0; link < arrows.length; link++) {
@@ -619,9 +619,9 @@ class Compiler implements FieldWriter {
         }
       }
     }
-    const faulty = this.diagnostics.length > faults;
+    const faulty = this.faults.length > faultsBefore;
     const undeclared = this.checkChainNames(statement, firstEdge);
-    if (this.pieces) this.pieces[position] = new Piece(edges.slice(firstEdge), faulty, undefined, undefined, undeclared);
+    if (this.outputs) this.outputs[position] = new StatementOutput(edges.slice(firstEdge), faulty, undefined, undefined, undeclared);
   }
 
   /** Reports each undeclared name of a chain once, at the name; true when there was one. */
@@ -646,11 +646,11 @@ class Compiler implements FieldWriter {
   }
 
   private rawEdgeOf(statement: EdgeStatement, position: number): unknown {
-    const piece = this.reusable(position);
-    if (piece !== undefined) return piece.value;
-    const faults = this.diagnostics.length;
+    const output = this.reusable(position);
+    if (output !== undefined) return output.value;
+    const faultsBefore = this.faults.length;
     const edge = this.valueOf(statement.value!);
-    if (this.pieces) this.pieces[position] = new Piece(edge, this.diagnostics.length > faults, undefined, undefined, false);
+    if (this.outputs) this.outputs[position] = new StatementOutput(edge, this.faults.length > faultsBefore, undefined, undefined, false);
     return edge;
   }
 
@@ -747,17 +747,17 @@ class Compiler implements FieldWriter {
   valueOf(literal: JsonLiteral, quiet = false): unknown {
     // Strings, booleans and null are their own value and never a fault.
     if (literal.type === "string" || literal.type === "boolean" || literal.type === "null") return literal.value;
-    const issues = this.issues;
-    if (issues.length) issues.length = 0;
-    const value = literalValue(literal, issues);
+    const problems = this.literalProblems;
+    if (problems.length) problems.length = 0;
+    const value = literalValue(literal, problems);
     if (!quiet) {
-      for (let i = 0; i < issues.length; i++) {
-        const issue = issues[i]!;
-        if (issue.kind === "duplicate-key") {
-          this.report(DSL_CODES.duplicateField, issue.message, issue.span, issue.first ? { related: [this.related(issue.first, "first written here")] } : {});
+      for (let i = 0; i < problems.length; i++) {
+        const problem = problems[i]!;
+        if (problem.kind === "duplicate-key") {
+          this.report(DSL_CODES.duplicateField, problem.message, problem.span, problem.first ? { related: [this.related(problem.first, "first written here")] } : {});
         } else {
           // Too large for a double is the error form: no config may lower it.
-          this.report(DSL_CODES.numberPrecision, issue.message, issue.span, issue.message.includes("too large") ? { severity: "error" } : {});
+          this.report(DSL_CODES.numberPrecision, problem.message, problem.span, problem.message.includes("too large") ? { severity: "error" } : {});
         }
       }
     }
@@ -765,7 +765,7 @@ class Compiler implements FieldWriter {
   }
 
   private report(code: DslCode, message: string, span: Span, extra: SourceFaultExtra = {}): void {
-    this.diagnostics.push(sourceFault(this.lines, code, message, span, extra));
+    this.faults.push(sourceFault(this.lines, code, message, span, extra));
   }
 
   private related(span: Span, message: string, pointer = ""): SourceRelated {

@@ -49,7 +49,7 @@ export function stringToJson(value: string): string {
 
 // ---------------------------------------------------------------- `.wf` JSON literals
 
-export interface LiteralIssue {
+export interface LiteralProblem {
   kind: "duplicate-key" | "number-precision";
   span: Span;
   message: string;
@@ -61,15 +61,15 @@ export interface LiteralIssue {
  * The value of a literal. Iterative (a deeply nested literal must not overflow the stack).
  * A key written twice keeps its last value, as JSON.parse does, and is reported.
  */
-export function literalValue(literal: JsonLiteral, issues: LiteralIssue[]): unknown {
-  const rootValue = shallowValue(literal, issues);
+export function literalValue(literal: JsonLiteral, problems: LiteralProblem[]): unknown {
+  const rootValue = shallowValue(literal, problems);
   const stack: { literal: JsonLiteral; value: unknown }[] = [{ literal, value: rootValue }];
   while (stack.length) {
     const { literal: current, value } = stack.pop()!;
     if (current.type === "array") {
       const array = value as unknown[];
       for (const element of current.elements) {
-        const elementValue = shallowValue(element, issues);
+        const elementValue = shallowValue(element, problems);
         array.push(elementValue);
         if (element.type === "array" || element.type === "object") stack.push({ literal: element, value: elementValue });
       }
@@ -80,14 +80,14 @@ export function literalValue(literal: JsonLiteral, issues: LiteralIssue[]): unkn
         if (!member.value) continue;
         const first = seen.get(member.key.text);
         if (first)
-          issues.push({
+          problems.push({
             kind: "duplicate-key",
             span: spanOf(member.key),
             first: spanOf(first.key),
             message: `\`${member.key.text}\` is written twice in this object; only the last value is kept`,
           });
         else seen.set(member.key.text, member);
-        const memberValue = shallowValue(member.value, issues);
+        const memberValue = shallowValue(member.value, problems);
         setOwnField(object, member.key.text, memberValue);
         if (member.value.type === "array" || member.value.type === "object") stack.push({ literal: member.value, value: memberValue });
       }
@@ -96,14 +96,14 @@ export function literalValue(literal: JsonLiteral, issues: LiteralIssue[]): unkn
   return rootValue;
 }
 
-function shallowValue(literal: JsonLiteral, issues: LiteralIssue[]): unknown {
+function shallowValue(literal: JsonLiteral, problems: LiteralProblem[]): unknown {
   switch (literal.type) {
     case "object":
       return {};
     case "array":
       return [];
     case "number":
-      checkNumber(literal, issues);
+      checkNumber(literal, problems);
       return literal.value;
     default:
       return literal.value;
@@ -128,15 +128,15 @@ function integerDigits(text: string): string {
  * would be written back differently) changes value: both are reported. Decimal fractions are rounded silently, as every JSON
  * reader does.
  */
-function checkNumber(literal: JsonScalarLiteral, issues: LiteralIssue[]): void {
+function checkNumber(literal: JsonScalarLiteral, problems: LiteralProblem[]): void {
   const value = literal.value as number;
   if (!Number.isFinite(value)) {
-    issues.push({ kind: "number-precision", span: spanOf(literal), message: `\`${literal.raw}\` is too large for a JSON number; JSON writers would turn it into null` });
+    problems.push({ kind: "number-precision", span: spanOf(literal), message: `\`${literal.raw}\` is too large for a JSON number; JSON writers would turn it into null` });
     return;
   }
   const digits = literal.raw.replace(/^-/, "");
   if (/^[0-9]+$/.test(digits) && digits.length > 15 && integerDigits(JSON.stringify(Math.abs(value))) !== digits) {
-    issues.push({
+    problems.push({
       kind: "number-precision",
       span: spanOf(literal),
       message: `\`${literal.raw}\` has more digits than a JSON number keeps; it becomes ${JSON.stringify(value)}. Write it as a string if every digit matters`,
