@@ -3,11 +3,12 @@
  * well-formed `.wf` text.
  *
  * Why it exists: the chevrotain path (lexer.ts, parser.ts) allocates a token object per token
- * and runs recovery machinery built for broken text; on large valid files that cost 7-12x
- * `JSON.parse`, much of it garbage collection, and building chevrotain's lexer and parser
- * cost every CLI start about 90 ms. Most text that is parsed is valid, so this path reads it
- * straight from the string (charCodeAt, no token objects) and builds the tree directly; the
- * chevrotain path stays the reference, and the fallback that recovers and explains errors.
+ * and runs recovery machinery built for broken text, which on large valid files is most of
+ * the parse (much of it garbage collection), and building chevrotain's lexer and parser is a
+ * cost every CLI start would pay (figures in docs/performance.md). Most text that is parsed
+ * is valid, so this path reads it straight from the string (charCodeAt, no token objects)
+ * and builds the tree directly; the chevrotain path stays the reference, and the fallback
+ * that recovers and explains errors.
  *
  * The contract, held by property tests (test/fast-parser.property.test.ts):
  * - It returns a tree only for text the chevrotain path reads with zero diagnostics, and then
@@ -230,8 +231,8 @@ class FastParser {
   /**
    * Recently sliced names, by a cheap hash of their characters. A name recurs in every edge
    * that mentions it, and part and job ids on every part: reusing one string instead of
-   * slicing another saves a string per repeat (about 4% of the tree's memory on the benchmark
-   * graph, so less to collect), and later passes that key maps by name hash it only once.
+   * slicing another saves a string per repeat (less memory for the garbage collector), and
+   * later passes that key maps by name hash it only once.
    * A collision only costs a fresh slice.
    */
   private readonly pieces: Array<string | undefined>;
