@@ -25,7 +25,7 @@ import type {
 } from "./ast.js";
 import { DESTINATION_SPEC_TABLE, type Field, type FieldTable, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE } from "./fields.js";
 import { hasOwn, numberToJson } from "./json-value.js";
-import { type Span, spanOf } from "./positions.js";
+import type { Span } from "./positions.js";
 import { printFile } from "./printer.js";
 
 const NO_SPAN: Span = { start: 0, end: 0 };

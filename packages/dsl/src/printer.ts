@@ -17,11 +17,9 @@ import {
   type ChainStatement,
   type Comment,
   type JsonLiteral,
-  type KindSpec,
   type NameSyntax,
   type Statement,
   type SubjectStatement,
-  type VersionSyntax,
   type WfFile,
   type WithClause,
 } from "./ast.js";
