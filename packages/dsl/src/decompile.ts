@@ -205,14 +205,17 @@ class Decompiler {
     const written: string[] = [];
     const properties: BlockProperty[] = [];
     for (const field of table.fields) {
-      const fits = field.form === "type" || (hasOwn(value, field.json) && (field.after === undefined || written.includes(field.after)));
-      const syntax = fits && field.form !== "type" ? this.syntaxFor(field, value[field.json]) : undefined;
-      if (!fits || (syntax === undefined && field.form !== "type")) {
+      // The element's keyword writes its `kind`: the caller chose the element by it.
+      if (field.form === "type") {
+        written.push(field.json);
+        continue;
+      }
+      const syntax = hasOwn(value, field.json) && (field.after === undefined || written.includes(field.after)) ? this.syntaxFor(field, value[field.json]) : undefined;
+      if (syntax === undefined) {
         if (field.required) return undefined;
         continue;
       }
       written.push(field.json);
-      if (syntax === undefined) continue;
       const holder = field.heldValue ? { value: syntax, ...NO_SPAN } : syntax;
       if (field.key !== undefined) element[field.key] = holder;
       else properties.push({ type: field.property, ...holder } as BlockProperty);
