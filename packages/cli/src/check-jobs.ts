@@ -1,7 +1,4 @@
-/**
- * Running `check` over many files: on the main thread, or spread over worker threads when
- * there is enough work for the workers' start-up to pay for itself (see parallel.ts).
- */
+/** One file of `wfkit check`: its text (read here unless given) checked under its project's catalogue and severities. */
 import { readFile } from "node:fs/promises";
 import { catalogueAt } from "./catalogue-file.js";
 import { checkText } from "./check-file.js";
@@ -10,7 +7,6 @@ import { CliError, describeFsError } from "./errors.js";
 import { languageOf } from "./files.js";
 import type { FileReport } from "./report.js";
 
-/** One file to check; plain data, so it can be posted to a worker. */
 export interface CheckJob {
   displayPath: string;
   absolutePath: string;
@@ -20,7 +16,7 @@ export interface CheckJob {
   languageName: string;
   /** Absolute path of the catalogue to use; core's sample catalogue when absent. */
   cataloguePath?: string;
-  severity: [string, SeveritySetting][];
+  severity: ReadonlyMap<string, SeveritySetting>;
 }
 
 export async function runCheckJob(job: CheckJob, cwd: string): Promise<FileReport> {
@@ -33,15 +29,5 @@ export async function runCheckJob(job: CheckJob, cwd: string): Promise<FileRepor
     }
   }
   const catalogue = catalogueAt(job.cataloguePath, cwd);
-  return checkText(job.displayPath, text, languageOf(job.languageName, text), { catalogue, severity: new Map(job.severity) });
-}
-
-export async function runCheckJobs(jobs: readonly CheckJob[], cwd: string, threads: number): Promise<FileReport[]> {
-  if (threads > 1) {
-    const { runInWorkers } = await import("./parallel.js");
-    return runInWorkers(jobs, cwd, threads);
-  }
-  const reports: FileReport[] = [];
-  for (const job of jobs) reports.push(await runCheckJob(job, cwd));
-  return reports;
+  return checkText(job.displayPath, text, languageOf(job.languageName, text), { catalogue, severity: job.severity });
 }

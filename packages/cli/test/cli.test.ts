@@ -237,18 +237,3 @@ describe("wfkit lsp", () => {
     expect(reply).toContain('"id":1');
   });
 });
-
-describe("worker threads", () => {
-  it("give the same report as one thread", () => {
-    const sources = { brief, broken: readFileSync(path.join(fixtures, "wf/broken.wf"), "utf8"), json: readFileSync(path.join(fixtures, "defs/broken.json"), "utf8") };
-    const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) files[`flows/f${String(i).padStart(2, "0")}${i % 3 === 2 ? ".workflow.json" : ".wf"}`] = i % 3 === 0 ? sources.brief : i % 3 === 1 ? sources.broken : sources.json;
-    const root = tempTree(files);
-    const single = runCli(["check", "flows", "--format", "json"], { cwd: root, env: { WFKIT_WORKERS: "1" } });
-    const parallel = runCli(["check", "flows", "--format", "json"], { cwd: root, env: { WFKIT_WORKERS: "3" } });
-    expect(parallel.status).toBe(1);
-    expect(JSON.parse(parallel.stdout).summary.files).toBe(40);
-    expect(parallel.stdout).toBe(single.stdout);
-    expect(parallel.stderr).toBe(single.stderr);
-  });
-});

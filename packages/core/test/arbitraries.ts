@@ -5,6 +5,7 @@
  * emoji and words that are keywords elsewhere.
  */
 import fc from "fast-check";
+import { readFileSync } from "node:fs";
 import { defaultCatalogue, type Catalogue, type Definition } from "@wfkit/core";
 
 export const awkwardId = fc.oneof(
@@ -98,3 +99,19 @@ export function shuffled<T>(items: readonly T[], keys: readonly number[]): T[] {
 }
 
 export const runs = (fallback: number) => ({ numRuns: Number(process.env.FC_NUM_RUNS ?? fallback) });
+
+/** Every field name the definition schema gives any object, sorted. */
+export function schemaFieldNames(): string[] {
+  const schema = JSON.parse(readFileSync(new URL("../schema/definition.schema.json", import.meta.url), "utf8")) as { definitions: unknown };
+  const names = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (value && typeof value === "object")
+      for (const [key, child] of Object.entries(value)) {
+        if (key === "properties") for (const name of Object.keys(child as object)) names.add(name);
+        visit(child);
+      }
+  };
+  visit(schema.definitions);
+  return [...names].sort();
+}

@@ -10,7 +10,7 @@ import { KNOWN_FIELDS, KNOWN_NODE_FIELDS, validateDefinition } from "@wfkit/core
 import { buildModel } from "../src/checker/model.js";
 import * as generated from "../src/generated/validators.js";
 import type { GeneratedValidator } from "../src/schema-errors.js";
-import { runs, validGraph } from "./arbitraries.js";
+import { runs, schemaFieldNames, validGraph } from "./arbitraries.js";
 
 const validateDocument = generated.validateDefinitionDocument as unknown as GeneratedValidator;
 
@@ -66,7 +66,8 @@ function containers(value: unknown, out: unknown[] = []): unknown[] {
   return out;
 }
 
-const FIELD_NAMES = ["id", "kind", "partId", "partVersion", "terminal", "trigger", "destination", "belowFloor", "job", "subjectRefs", "canonicalId", "label", "identifiers", "from", "to", "schemaVersion", "nodes", "edges", "scope", "graph", "destinations", "schedule", "timezone", "version", "__proto__", "extra"];
+/** Every field the schema names on any object, and two it does not. */
+const FIELD_NAMES = [...schemaFieldNames(), "__proto__", "extra"];
 
 /** One random change somewhere in the document: a field set to any JSON value, removed, or added. */
 const mutation = fc.record({

@@ -2,10 +2,10 @@
  * The `.wf` syntax tree. Every element carries its offsets, `start` and `end` (UTF-16 offsets
  * into the source, end exclusive; convert with positions.ts), as fields of its own, and a
  * fixed-width mark (a bracket, `=`, an arrow) is a bare offset: a large file's tree holds
- * hundreds of thousands of elements, and a span object for each element and mark was about
- * 40% of the tree's memory (217 MB of tree for a 100,000-node file became 128 MB), which
- * the garbage collector copied on every compile. So an element is itself a `Span`; `spanOf`
- * copies one out where a span must outlive the tree.
+ * hundreds of thousands of elements, a span object for each element and mark would be a large
+ * share of the tree's memory, and the garbage collector copies that memory on every compile
+ * (docs/performance.md has the figures). So an element is itself a `Span`; `spanOf` copies one
+ * out where a span must outlive the tree.
  *
  * After a syntax error the tree still holds every statement that could be read; a part the
  * parser could not read is `undefined`, never a placeholder, so later passes never see

@@ -16,18 +16,14 @@ import { DSL_CODES, joinPointer, Suggester, type DslCode } from "@wfkit/core";
 import type {
   Block,
   ChainStatement,
-  DestinationStatement,
   DocumentStatement,
   EdgeStatement,
-  GateStatement,
   JsonLiteral,
-  KindSpec,
   NameSyntax,
   NodeDeclaration,
-  PartStatement,
   Statement,
   SubjectStatement,
-  TriggerStatement,
+  SubjectsProperty,
   VersionStatement,
   WfFile,
   WithClause,
@@ -35,12 +31,13 @@ import type {
 } from "./ast.js";
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCKS, printName, readBlock, wordList, type BlockContents, type BlockKind, type BlockProblem } from "./syntax-table.js";
+import type { FieldWriter } from "./fields.js";
+import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/field-writers.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
-import { literalValue, stringMemberOf, type LiteralIssue } from "./json-convert.js";
-import { hasOwn, setOwnField } from "./json-value.js";
+import { hasOwn, literalValue, type LiteralProblem, setOwnField, stringMemberOf } from "./json-value.js";
 import { parse } from "./parser.js";
 import { LineIndex, type Span, spanOf } from "./positions.js";
-import { WfSourceMap, type WfOrigins } from "./wf-source-map.js";
+import { WfSourceMap, type WfOrigins } from "./source-map.js";
 
 export interface CompileResult {
   /** The Definition, version-save body, or (for `document`) any JSON value the file stands for. */
@@ -114,7 +111,7 @@ export class CompileCache {
   /** @internal The statements of the last compile. */
   statements: readonly Statement[] = [];
   /** @internal What each of them compiled to, by position (undefined: not a node or edge statement). */
-  pieces: (Piece | undefined)[] = [];
+  outputs: (StatementOutput | undefined)[] = [];
   /** @internal The node names the statements of the last compile declare. */
   declarations = new Set<string>();
   /** @internal How many statements declare each name declared more than once (the only ones that can be `duplicate-name`). */
@@ -122,7 +119,7 @@ export class CompileCache {
   /** @internal The values of subjects that compiled without a fault; each reference gets a copy. */
   readonly subjects = new WeakMap<SubjectStatement, unknown>();
   /**
-   * @internal The last compile did not compile the graph (a `document` file), so the pieces
+   * @internal The last compile did not compile the graph (a `document` file), so the outputs
    * were not checked against its names and subjects: the next compile checks them all.
    */
   stale = false;
@@ -130,7 +127,7 @@ export class CompileCache {
   /** @internal Forgets every compile. */
   clear(): void {
     this.statements = [];
-    this.pieces = [];
+    this.outputs = [];
     this.declarations = new Set();
     this.repeated = new Map();
     this.stale = false;
@@ -138,7 +135,7 @@ export class CompileCache {
 }
 
 /** @internal What one statement compiled to. */
-export class Piece {
+export class StatementOutput {
   constructor(
     /** A node declaration's node, a chain's edges (in order), or a raw edge's edge. */
     public value: unknown,
@@ -163,8 +160,9 @@ interface SubjectValue {
   faulty: boolean;
 }
 
-class Compiler {
-  private readonly diagnostics: SourceFault[] = [];
+/** Compiles one tree; the objects of typed statements are written by the generated writers (see fields.ts). */
+class Compiler implements FieldWriter {
+  private readonly faults: SourceFault[] = [];
   /**
    * Core's did-you-mean search, one per compile: its work budget caps the searches of a file
    * with thousands of misspelt names, as it does in the checker.
@@ -185,11 +183,11 @@ class Compiler {
   private graphPointer = "";
 
   /**
-   * With a cache: each statement's piece from the last compile, by position in this compile's
+   * With a cache: each statement's output from the last compile, by position in this compile's
    * statements (undefined for the statements that are not the last compile's), filled in as
    * statements are compiled.
    */
-  private readonly pieces: (Piece | undefined)[] | undefined;
+  private readonly outputs: (StatementOutput | undefined)[] | undefined;
   /** Whether the set of declared node names, or the subjects, differ from the last compile's. */
   private namesChanged = true;
   private subjectsChanged = true;
@@ -206,7 +204,7 @@ class Compiler {
 
   /** Scratch lists, reused by every block and literal. */
   private readonly problems: BlockProblem[] = [];
-  private readonly issues: LiteralIssue[] = [];
+  private readonly literalProblems: LiteralProblem[] = [];
 
   /**
    * Each declared subject's value, compiled at its first reference (copied for each one), and
@@ -231,7 +229,7 @@ class Compiler {
       this.declarations = new Set();
       this.repeated = new Map();
       this.countDeclarations(statements, 0, statements.length, 1);
-      this.pieces = undefined;
+      this.outputs = undefined;
       return;
     }
     // The statements both compiles share: a run at the start and a run at the end.
@@ -254,10 +252,10 @@ class Compiler {
     this.countDeclarations(old, prefix, oldChangedTo, -1);
     const changed: undefined[] = [];
     for (let i = prefix; i < changedTo; i++) changed.push(undefined);
-    const previous = cache.pieces;
-    this.pieces = previous.slice(0, prefix).concat(changed, previous.slice(oldChangedTo));
+    const previous = cache.outputs;
+    this.outputs = previous.slice(0, prefix).concat(changed, previous.slice(oldChangedTo));
     cache.statements = statements;
-    cache.pieces = this.pieces;
+    cache.outputs = this.outputs;
   }
 
   /** Adds (`by` 1) or removes (-1) the names that statements `from`..`to` declare. */
@@ -303,7 +301,7 @@ class Compiler {
       this.origins.nodes = [];
       if (this.cache) this.cache.stale = true;
       const definition = document.value ? this.valueOf(document.value) : null;
-      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.diagnostics, workflowName };
+      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.faults, workflowName };
     }
 
     if (version) {
@@ -312,7 +310,7 @@ class Compiler {
     }
     const graph = this.compileGraph(workflow);
     const definition = version ? this.compileVersion(version, graph) : graph;
-    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.diagnostics, workflowName };
+    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.faults, workflowName };
   }
 
   // ---------------------------------------------------------------- declarations
@@ -480,130 +478,58 @@ class Compiler {
     return graph;
   }
 
-  /** The piece the last compile left for statement `position`, if it may be reused as it is. */
-  private reusable(position: number): Piece | undefined {
-    const piece = this.pieces?.[position];
-    return piece === undefined || piece.faulty ? undefined : piece;
+  /** The output the last compile left for statement `position`, if it may be reused as it is. */
+  private reusable(position: number): StatementOutput | undefined {
+    const output = this.outputs?.[position];
+    return output === undefined || output.faulty ? undefined : output;
   }
 
   /** The node a declaration stands for (undefined when it has none): reused when it can be. */
   private nodeOf(statement: NodeDeclaration, position: number, index: number): unknown {
-    const piece = this.reusable(position);
-    if (piece !== undefined && (!this.subjectsChanged || this.subjectsStillResolve(piece))) return piece.value;
+    const output = this.reusable(position);
+    if (output !== undefined && (!this.subjectsChanged || this.subjectsStillResolve(output))) return output.value;
     this.subjectNames = undefined;
     this.subjectStatements = undefined;
     this.usedFaultySubject = false;
-    const faults = this.diagnostics.length;
+    const faultsBefore = this.faults.length;
     this.at(this.graphPointer);
     this.push("nodes");
     this.push(index);
     const node = this.compileNode(statement);
-    if (this.pieces) this.pieces[position] = new Piece(node, this.diagnostics.length > faults || this.usedFaultySubject, this.subjectNames, this.subjectStatements, false);
+    if (this.outputs) this.outputs[position] = new StatementOutput(node, this.faults.length > faultsBefore || this.usedFaultySubject, this.subjectNames, this.subjectStatements, false);
     return node;
   }
 
   /** A reused part copied subjects: it still stands only if each name finds the same declaration. */
-  private subjectsStillResolve(piece: Piece): boolean {
-    const names = piece.subjectNames;
+  private subjectsStillResolve(output: StatementOutput): boolean {
+    const names = output.subjectNames;
     if (names === undefined) return true;
-    const statements = piece.subjectStatements!;
+    const statements = output.subjectStatements!;
     for (let i = 0; i < names.length; i++) if (this.subjects.get(names[i]!) !== statements[i]) return false;
     return true;
   }
 
   private compileNode(statement: NodeDeclaration): unknown {
+    if (statement.type === "node") return statement.value ? this.valueOf(statement.value) : undefined;
+    if (!statement.name) return undefined;
     switch (statement.type) {
       case "trigger":
+        return writeTriggerNode(this, statement);
       case "destination":
-        return this.compileTriggerOrDestination(statement);
-      case "part":
-        return this.compilePart(statement);
+        return writeDestinationNode(this, statement);
       case "gate":
-        return this.compileGate(statement);
-      case "node":
-        return statement.value ? this.valueOf(statement.value) : undefined;
+        return writeGateNode(this, statement);
+      case "part":
+        return writePartNode(this, statement);
     }
   }
 
-  /** A trigger or destination node: `{id, kind, trigger | destination: {...}, ...with}`. */
-  private compileTriggerOrDestination(statement: TriggerStatement | DestinationStatement): unknown {
-    if (!statement.name) return undefined;
-    const kind = statement.type;
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    node["kind"] = kind;
-    if (statement.spec) {
-      this.push(kind);
-      node[kind] = this.compileKindSpec(statement.spec, kind);
-      this.depth--;
-    }
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  /** A trigger or destination object: `{kind, schedule?, timezone?, ...with}`. */
-  private compileKindSpec(spec: KindSpec, kind: "trigger" | "destination"): Record<string, unknown> {
-    const object: Record<string, unknown> = {};
-    object["kind"] = spec.kind.text;
-    if (!spec.block) return object;
-    const contents = this.readBlock(spec.block, kind);
-    if (contents.schedule?.value) object["schedule"] = contents.schedule.value.text;
-    if (contents.timezone?.value) object["timezone"] = contents.timezone.value.text;
-    this.mergeWith(object, contents.with);
-    return object;
-  }
-
-  private compileGate(statement: GateStatement): unknown {
-    if (!statement.name) return undefined;
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    node["kind"] = "gate";
-    if (statement.belowFloor) node["belowFloor"] = statement.belowFloor.text;
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  private compilePart(statement: PartStatement): unknown {
-    if (!statement.name) return undefined;
-    // An empty literal has room for four fields in the object itself; a literal with fields
-    // has room for those alone, and each field added later costs an allocation.
-    const node: Record<string, unknown> = {};
-    node["id"] = statement.name.text;
-    if (statement.partId) node["partId"] = statement.partId.text;
-    if (statement.version) node["partVersion"] = statement.version.text;
-    if (statement.block) {
-      this.push("terminal");
-      node["terminal"] = this.compileTerminal(statement.block);
-      this.depth--;
-    }
-    this.mergeWith(node, statement.with);
-    return node;
-  }
-
-  /** A part's block is its `terminal` object: `{job?, subjectRefs?, ...with}`. */
-  private compileTerminal(block: Block): Record<string, unknown> {
-    const terminal: Record<string, unknown> = {};
-    const contents = this.readBlock(block, "part");
-    const jobProperty = contents.job;
-    if (jobProperty) {
-      const job: Record<string, unknown> = {};
-      if (jobProperty.id) job["id"] = jobProperty.id.text;
-      if (jobProperty.version) job["version"] = jobProperty.version.text;
-      if (jobProperty.with) {
-        this.push("job");
-        this.mergeWith(job, jobProperty.with);
-        this.depth--;
-      }
-      terminal["job"] = job;
-    }
-    if (contents.subjects) {
-      const items = contents.subjects.items;
-      const refs: unknown[] = [];
-      for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
-      terminal["subjectRefs"] = refs;
-    }
-    this.mergeWith(terminal, contents.with);
-    return terminal;
+  /** A part's `subjects [...]`: each subject copied in full. */
+  subjectRefs(list: SubjectsProperty): unknown[] {
+    const items = list.items;
+    const refs: unknown[] = [];
+    for (let index = 0; index < items.length; index++) refs.push(this.subjectRef(items[index]!, index));
+    return refs;
   }
 
   /** The subject a name refers to, copied in full (the JSON has no references). */
@@ -620,7 +546,7 @@ class Compiler {
       // The name stands in for the subject, so the JSON still shows what was written.
       return name.text;
     }
-    if (this.pieces) {
+    if (this.outputs) {
       (this.subjectNames ??= []).push(name.text);
       (this.subjectStatements ??= []).push(declared.statement);
     }
@@ -640,7 +566,7 @@ class Compiler {
       entry.value = cache.subjects.get(entry.statement);
       return;
     }
-    const faults = this.diagnostics.length;
+    const faultsBefore = this.faults.length;
     // A subject's own fields are reported at pointers below the document root, as written.
     const base = this.base;
     const depth = this.depth;
@@ -649,21 +575,14 @@ class Compiler {
     entry.value = this.compileSubject(entry.statement);
     this.at(base);
     for (const token of path) this.push(token);
-    if (this.diagnostics.length === faults) cache?.subjects.set(entry.statement, entry.value);
+    if (this.faults.length === faultsBefore) cache?.subjects.set(entry.statement, entry.value);
     else entry.faulty = true;
   }
 
   private compileSubject(statement: SubjectStatement): unknown {
     const body = statement.body;
     if (!body) return {};
-    if (body.type === "raw") return this.valueOf(body.value);
-    const subject: Record<string, unknown> = {};
-    if (body.canonicalId) subject["canonicalId"] = body.canonicalId.text;
-    subject["kind"] = body.kind.text;
-    if (body.label) subject["label"] = body.label.text;
-    if (body.identifiers?.value) subject["identifiers"] = this.valueOf(body.identifiers.value);
-    this.mergeWith(subject, body.with);
-    return subject;
+    return body.type === "raw" ? this.valueOf(body.value) : writeSubject(this, body);
   }
 
   // ---------------------------------------------------------------- edges
@@ -671,15 +590,15 @@ class Compiler {
   /** The edges of a chain (reused when they can be), then its undeclared names. */
   private compileChain(statement: ChainStatement, position: number, edges: unknown[]): void {
     const firstEdge = edges.length;
-    const piece = this.reusable(position);
-    if (piece !== undefined) {
-      for (const edge of piece.value as unknown[]) edges.push(edge);
+    const output = this.reusable(position);
+    if (output !== undefined) {
+      for (const edge of output.value as unknown[]) edges.push(edge);
       // Its names were all declared, and the declared names are the same: nothing to report.
-      if (!piece.undeclared && !this.namesChanged) return;
-      piece.undeclared = this.checkChainNames(statement, firstEdge);
+      if (!output.undeclared && !this.namesChanged) return;
+      output.undeclared = this.checkChainNames(statement, firstEdge);
       return;
     }
-    const faults = this.diagnostics.length;
+    const faultsBefore = this.faults.length;
     const { arrows, groups } = statement;
     const clause = statement.with;
     for (let link = 0; link < arrows.length; link++) {
@@ -699,9 +618,9 @@ class Compiler {
         }
       }
     }
-    const faulty = this.diagnostics.length > faults;
+    const faulty = this.faults.length > faultsBefore;
     const undeclared = this.checkChainNames(statement, firstEdge);
-    if (this.pieces) this.pieces[position] = new Piece(edges.slice(firstEdge), faulty, undefined, undefined, undeclared);
+    if (this.outputs) this.outputs[position] = new StatementOutput(edges.slice(firstEdge), faulty, undefined, undefined, undeclared);
   }
 
   /** Reports each undeclared name of a chain once, at the name; true when there was one. */
@@ -726,11 +645,11 @@ class Compiler {
   }
 
   private rawEdgeOf(statement: EdgeStatement, position: number): unknown {
-    const piece = this.reusable(position);
-    if (piece !== undefined) return piece.value;
-    const faults = this.diagnostics.length;
+    const output = this.reusable(position);
+    if (output !== undefined) return output.value;
+    const faultsBefore = this.faults.length;
     const edge = this.valueOf(statement.value!);
-    if (this.pieces) this.pieces[position] = new Piece(edge, this.diagnostics.length > faults, undefined, undefined, false);
+    if (this.outputs) this.outputs[position] = new StatementOutput(edge, this.faults.length > faultsBefore, undefined, undefined, false);
     return edge;
   }
 
@@ -744,14 +663,14 @@ class Compiler {
     const body: Record<string, unknown> = { scope };
     if (contents.trigger?.spec) {
       this.at("/trigger");
-      body["trigger"] = this.compileKindSpec(contents.trigger.spec, "trigger");
+      body["trigger"] = writeTriggerSpec(this, contents.trigger.spec);
     }
     if (contents.destinations.length) {
       body["destinations"] = contents.destinations.map((property, index) => {
         if (!property.spec) return {};
         this.at("/destinations");
         this.push(index);
-        return this.compileKindSpec(property.spec, "destination");
+        return writeDestinationSpec(this, property.spec);
       });
     }
     this.at("");
@@ -767,8 +686,12 @@ class Compiler {
     this.depth = 0;
   }
 
-  private push(token: string | number): void {
+  push(token: string | number): void {
     this.path[this.depth++] = token;
+  }
+
+  pop(): void {
+    this.depth--;
   }
 
   /** The pointer of the object being compiled, or of a field below it. */
@@ -776,7 +699,7 @@ class Compiler {
     return joinPointer(this.base, ...this.path.slice(0, this.depth), ...tokens);
   }
 
-  private readBlock(block: Block | undefined, kind: BlockKind): BlockContents {
+  readBlock(block: Block | undefined, kind: BlockKind): BlockContents {
     const problems = this.problems;
     if (problems.length) problems.length = 0;
     const contents = readBlock(block, kind, problems);
@@ -798,7 +721,7 @@ class Compiler {
    * Adds the fields of a `with` block. A field the statement already writes is reported
    * and the statement's value is kept: `with` adds fields, it does not replace them.
    */
-  private mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
+  mergeWith(target: Record<string, unknown>, clause: WithClause | undefined, quiet = false): void {
     if (!clause?.value) return;
     if (clause.value.type !== "object") {
       if (!quiet) this.report(DSL_CODES.syntax, "a `with` block is a JSON object: `with { \"field\": value }`", spanOf(clause.value));
@@ -819,20 +742,20 @@ class Compiler {
     }
   }
 
-  private valueOf(literal: JsonLiteral, quiet = false): unknown {
+  valueOf(literal: JsonLiteral, quiet = false): unknown {
     // Strings, booleans and null are their own value and never a fault.
     if (literal.type === "string" || literal.type === "boolean" || literal.type === "null") return literal.value;
-    const issues = this.issues;
-    if (issues.length) issues.length = 0;
-    const value = literalValue(literal, issues);
+    const problems = this.literalProblems;
+    if (problems.length) problems.length = 0;
+    const value = literalValue(literal, problems);
     if (!quiet) {
-      for (let i = 0; i < issues.length; i++) {
-        const issue = issues[i]!;
-        if (issue.kind === "duplicate-key") {
-          this.report(DSL_CODES.duplicateField, issue.message, issue.span, issue.first ? { related: [this.related(issue.first, "first written here")] } : {});
+      for (let i = 0; i < problems.length; i++) {
+        const problem = problems[i]!;
+        if (problem.kind === "duplicate-key") {
+          this.report(DSL_CODES.duplicateField, problem.message, problem.span, problem.first ? { related: [this.related(problem.first, "first written here")] } : {});
         } else {
           // Too large for a double is the error form: no config may lower it.
-          this.report(DSL_CODES.numberPrecision, issue.message, issue.span, issue.message.includes("too large") ? { severity: "error" } : {});
+          this.report(DSL_CODES.numberPrecision, problem.message, problem.span, problem.message.includes("too large") ? { severity: "error" } : {});
         }
       }
     }
@@ -840,7 +763,7 @@ class Compiler {
   }
 
   private report(code: DslCode, message: string, span: Span, extra: SourceFaultExtra = {}): void {
-    this.diagnostics.push(sourceFault(this.lines, code, message, span, extra));
+    this.faults.push(sourceFault(this.lines, code, message, span, extra));
   }
 
   private related(span: Span, message: string, pointer = ""): SourceRelated {

@@ -18,12 +18,14 @@ import type {
   NameSyntax,
   Statement,
   SubjectStatement,
+  TypedSubject,
   VersionSyntax,
   WfFile,
   WithClause,
 } from "./ast.js";
+import { DESTINATION_SPEC_TABLE, type Field, type FieldTable, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE } from "./fields.js";
 import { hasOwn, numberToJson } from "./json-value.js";
-import { type Span, spanOf } from "./positions.js";
+import type { Span } from "./positions.js";
 import { printFile } from "./printer.js";
 
 const NO_SPAN: Span = { start: 0, end: 0 };
@@ -83,9 +85,6 @@ function withProperty(extras: JsonObject | undefined): BlockProperty[] {
   return clause ? [{ type: "with", clause, ...NO_SPAN }] : [];
 }
 
-/** Fields that the typed statements write; anything else (and any of these with an unexpected type) goes to `with`. */
-const TRIGGER_SPEC_FIELDS = ["kind", "schedule", "timezone"];
-
 /** The statements a Definition's nodes and edges become, with the sections they fall in. */
 type Section = "header" | "subjects" | "nodes" | "edges";
 
@@ -141,17 +140,16 @@ class Decompiler {
     const keep = (key: string): void => {
       Object.defineProperty(rest, key, { value: body[key], enumerable: true, configurable: true, writable: true });
     };
-    const trigger = own(body, "trigger");
     if (hasOwn(body, "trigger")) {
-      const spec = kindSpecOf(trigger, TRIGGER_SPEC_FIELDS);
+      const spec = this.typed<KindSpec>(TRIGGER_SPEC_TABLE, body["trigger"]);
       if (spec) properties.push({ type: "trigger", spec, ...NO_SPAN });
       else keep("trigger");
     }
     const destinations = own(body, "destinations");
     if (hasOwn(body, "destinations")) {
-      const specs = Array.isArray(destinations) && destinations.length > 0 ? destinations.map((entry) => kindSpecOf(entry, ["kind"])) : undefined;
+      const specs = Array.isArray(destinations) && destinations.length > 0 ? destinations.map((entry) => this.typed<KindSpec>(DESTINATION_SPEC_TABLE, entry)) : undefined;
       if (specs && specs.every((spec) => spec !== undefined)) {
-        for (const spec of specs) properties.push({ type: "destination", spec: spec!, ...NO_SPAN });
+        for (const spec of specs) properties.push({ type: "destination", spec, ...NO_SPAN });
       } else {
         keep("destinations");
       }
@@ -191,78 +189,62 @@ class Decompiler {
     const id = own(node, "id");
     if (typeof id !== "string" || this.typedNodeNames.has(id)) return undefined;
     const kind = own(node, "kind");
-    const base = { name: name(id), ...NO_SPAN };
-    switch (kind) {
-      case "trigger": {
-        const spec = kindSpecOf(own(node, "trigger"), TRIGGER_SPEC_FIELDS);
-        if (!spec) return undefined;
-        return { type: "trigger", ...base, spec, with: withClause(extrasOf(node, ["id", "kind", "trigger"])) };
-      }
-      case "destination": {
-        const spec = kindSpecOf(own(node, "destination"), ["kind"]);
-        if (!spec) return undefined;
-        return { type: "destination", ...base, spec, with: withClause(extrasOf(node, ["id", "kind", "destination"])) };
-      }
-      case "gate": {
-        const belowFloor = own(node, "belowFloor");
-        const typedFloor = typeof belowFloor === "string";
-        return { type: "gate", ...base, belowFloor: typedFloor ? name(belowFloor) : undefined, with: withClause(extrasOf(node, typedFloor ? ["id", "kind", "belowFloor"] : ["id", "kind"])) };
-      }
-      case undefined:
-      case "part":
-        return this.part(node, id);
-      default:
-        return undefined;
-    }
+    // A part may carry no kind; `kind: "part"` is kept in its `with`.
+    const type = kind === undefined ? "part" : kind;
+    if (type !== "trigger" && type !== "destination" && type !== "gate" && type !== "part") return undefined;
+    return this.typed<Statement>(NODE_TABLES[type], node, { type });
   }
 
-  private part(node: JsonObject, id: string): Statement {
-    const written = ["id"];
-    const partId = own(node, "partId");
-    const partVersion = own(node, "partVersion");
-    const typedId = typeof partId === "string";
-    // A version is written after the part id, so only with one.
-    const typedVersion = typedId && typeof partVersion === "string";
-    if (typedId) written.push("partId");
-    if (typedVersion) written.push("partVersion");
-    const terminal = own(node, "terminal");
-    const terminalBlock = isObject(terminal) ? this.terminalBlock(terminal) : undefined;
-    if (terminalBlock) written.push("terminal");
-    return {
-      type: "part",
-      name: name(id),
-      equals: typedId ? 0 : undefined,
-      partId: typedId ? name(partId) : undefined,
-      version: typedVersion ? version(partVersion) : undefined,
-      block: terminalBlock,
-      with: withClause(extrasOf(node, written)),
-      ...NO_SPAN,
-    };
-  }
-
-  private terminalBlock(terminal: JsonObject): Block {
-    const properties: BlockProperty[] = [];
+  /**
+   * The syntax that writes `value` by a field table (see fields.ts): each field that has the
+   * type its syntax writes, and a `with` for every other field; undefined when a field the
+   * statement needs does not fit (then JSON says the value).
+   */
+  private typed<T = Record<string, unknown>>(table: FieldTable, value: unknown, element: Record<string, unknown> = {}): T | undefined {
+    if (!isObject(value)) return undefined;
     const written: string[] = [];
-    const job = own(terminal, "job");
-    if (isObject(job) && typeof own(job, "id") === "string") {
-      const jobVersion = own(job, "version");
-      const typedVersion = typeof jobVersion === "string";
-      properties.push({
-        type: "job",
-        id: name(job["id"] as string),
-        version: typedVersion ? version(jobVersion) : undefined,
-        with: withClause(extrasOf(job, typedVersion ? ["id", "version"] : ["id"])),
-        ...NO_SPAN,
-      });
-      written.push("job");
+    const properties: BlockProperty[] = [];
+    for (const field of table.fields) {
+      // The element's keyword writes its `kind`: the caller chose the element by it.
+      if (field.form === "type") {
+        written.push(field.json);
+        continue;
+      }
+      const syntax = hasOwn(value, field.json) && (field.after === undefined || written.includes(field.after)) ? this.syntaxFor(field, value[field.json]) : undefined;
+      if (syntax === undefined) {
+        if (field.required) return undefined;
+        continue;
+      }
+      written.push(field.json);
+      const holder = field.heldValue ? { value: syntax, ...NO_SPAN } : syntax;
+      if (field.key !== undefined) element[field.key] = holder;
+      else properties.push({ type: field.property, ...holder } as BlockProperty);
     }
-    const refs = own(terminal, "subjectRefs");
-    if (Array.isArray(refs) && refs.every(isObject)) {
-      properties.push({ type: "subjects", open: 0, close: 0, items: refs.map((ref) => name(this.subjectName(ref))), ...NO_SPAN });
-      written.push("subjectRefs");
+    const clause = withClause(extrasOf(value, written));
+    if (!table.block) element["with"] = clause;
+    else if (clause) properties.push({ type: "with", clause, ...NO_SPAN });
+    if (table.block?.key !== undefined) element[table.block.key] = properties.length ? block(properties) : undefined;
+    else if (table.block) Object.assign(element, block(properties));
+    return Object.assign(element, NO_SPAN) as T;
+  }
+
+  /** The syntax of a field's value, or undefined when it is not of the type the syntax writes. */
+  private syntaxFor(field: Field, value: unknown): Record<string, unknown> | undefined {
+    switch (field.form) {
+      case "name":
+      case "string":
+        return typeof value === "string" ? { ...name(value), quoted: field.form === "string" } : undefined;
+      case "version":
+        return typeof value === "string" ? { ...version(value) } : undefined;
+      case "literal":
+        return literalOf(value) as unknown as Record<string, unknown>;
+      case "subjects":
+        return Array.isArray(value) && value.every(isObject) ? { open: 0, close: 0, items: value.map((ref) => name(this.subjectName(ref))), ...NO_SPAN } : undefined;
+      case "type":
+        return undefined;
+      default:
+        return this.typed(field.form, value);
     }
-    properties.push(...withProperty(extrasOf(terminal, written)));
-    return block(properties);
   }
 
   /** The name of the subject declaration for `subject`, declared on first use. */
@@ -272,30 +254,8 @@ class Decompiler {
     if (existing) return existing;
     const chosen = this.freshSubjectName(subject);
     this.subjectNames.set(key, chosen);
-    const canonicalId = own(subject, "canonicalId");
-    const kind = own(subject, "kind");
-    const label = own(subject, "label");
-    const base = { type: "subject" as const, name: name(chosen), ...NO_SPAN };
-    if (typeof canonicalId === "string" && typeof kind === "string") {
-      const written = ["canonicalId", "kind"];
-      if (typeof label === "string") written.push("label");
-      if (hasOwn(subject, "identifiers")) written.push("identifiers");
-      this.subjectStatements.push({
-        ...base,
-        body: {
-          type: "typed",
-          kind: name(kind),
-          canonicalId: { ...name(canonicalId), quoted: true },
-          label: typeof label === "string" ? { ...name(label), quoted: true } : undefined,
-          identifiers: hasOwn(subject, "identifiers") ? { value: literalOf(subject["identifiers"]), ...NO_SPAN } : undefined,
-          with: withClause(extrasOf(subject, written)),
-          ...NO_SPAN,
-        },
-      });
-    } else {
-      const value = literalOf(subject);
-      this.subjectStatements.push({ ...base, body: { type: "raw", value, ...NO_SPAN } });
-    }
+    const body = this.typed<TypedSubject>(SUBJECT_TABLE, subject, { type: "typed" }) ?? { type: "raw", value: literalOf(subject), ...NO_SPAN };
+    this.subjectStatements.push({ type: "subject", name: name(chosen), body, ...NO_SPAN });
     return chosen;
   }
 
@@ -388,22 +348,6 @@ class Decompiler {
 
 function chain(groups: string[][], clause: WithClause | undefined): ChainStatement {
   return { type: "chain", groups: groups.map((group) => group.map(name)), arrows: groups.slice(1).map(() => 0), with: clause, ...NO_SPAN };
-}
-
-/** A trigger or destination object as `kind { fields }`, or undefined when it has no string kind. */
-function kindSpecOf(value: unknown, typedFields: readonly string[]): KindSpec | undefined {
-  if (!isObject(value) || typeof own(value, "kind") !== "string") return undefined;
-  const properties: BlockProperty[] = [];
-  const written = ["kind"];
-  for (const field of ["schedule", "timezone"] as const) {
-    const fieldValue = own(value, field);
-    if (typedFields.includes(field) && typeof fieldValue === "string") {
-      properties.push({ type: field, value: { ...name(fieldValue), quoted: true }, ...NO_SPAN });
-      written.push(field);
-    }
-  }
-  properties.push(...withProperty(extrasOf(value, written)));
-  return { kind: name(value["kind"] as string), block: properties.length ? block(properties) : undefined, ...NO_SPAN };
 }
 
 function isDefinition(value: unknown): value is JsonObject {

@@ -226,8 +226,8 @@ class FastParser {
   /**
    * Recently sliced names, by a cheap hash of their characters. A name recurs in every edge
    * that mentions it, and part and job ids on every part: reusing one string instead of
-   * slicing another saves a string per repeat (about 4% of the tree's memory on the benchmark
-   * graph, so less to collect), and later passes that key maps by name hash it only once.
+   * slicing another saves a string per repeat (less memory for the garbage collector), and
+   * later passes that key maps by name hash it only once.
    * A collision only costs a fresh slice.
    */
   private readonly pieces: Array<string | undefined>;

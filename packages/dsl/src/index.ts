@@ -10,12 +10,9 @@ export { expectedAt, parse, railroadHtml, type Expected, type ParseResult } from
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./format.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
-export { collectSymbols, SymbolIndex, type SymbolKind, type SymbolDeclaration, type SymbolReference, type SymbolAt } from "./symbols.js";
 export { parseJsonSource, JsonSourceMap, type JsonSource } from "./json-source.js";
-export { stringMemberOf } from "./json-convert.js";
-export { MAX_JSON_DEPTH } from "./json-value.js";
-export { WfSourceMap, type WfOrigins, type EdgeOrigin } from "./wf-source-map.js";
-export type { SourceMap, SourceLocation, PointerPart } from "./source-map.js";
+export { MAX_JSON_DEPTH, stringMemberOf } from "./json-value.js";
+export { WfSourceMap, type WfOrigins, type EdgeOrigin, type SourceMap, type SourceLocation, type PointerPart } from "./source-map.js";
 export { LineIndex, lineIndexOf, partitionPoint, positionAt, offsetAt, spanOf, type Position, type Range, type Span } from "./positions.js";
 export type { SourceFault, SourceRelated } from "./diagnostics.js";
 export { jsonEqual } from "@wfkit/core";

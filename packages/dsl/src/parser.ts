@@ -1,6 +1,6 @@
 /**
- * The `.wf` parser: chevrotain with embedded actions (no CST: about twice as fast and half the
- * memory on large files), built once, on first need, and reused for every parse. Valid text
+ * The `.wf` parser: chevrotain with embedded actions (no CST, which would cost a large file's
+ * parse time and memory), built once, on first need, and reused for every parse. Valid text
  * is read by a hand-written fast path first (fast-parser.ts); this parser is the reference
  * it must agree with, and the fallback for everything else.
  *
@@ -227,7 +227,7 @@ class WfParser extends EmbeddedActionsParser {
    * The lookahead paths of each alternation, by rule and occurrence, once computed. Chevrotain
    * computes them again for every syntax error it reports at a decision (its source notes the
    * cost); they depend on the grammar alone, and in text with a broken statement on every line
-   * that work was nearly all of a parse (about 170 µs per character).
+   * that work would be nearly all of a parse.
    */
   private readonly alternationPaths = new Map<string, LookaheadSequence[]>();
 
@@ -985,7 +985,7 @@ function binarySearchToken(tokens: readonly IToken[], offset: number): number {
 }
 
 /**
- * The one chevrotain parser instance: performSelfAnalysis is costly (about 60 ms), so it is
+ * The one chevrotain parser instance: performSelfAnalysis is costly, so it is
  * built once and reused, and only when first needed (a text the fast path declines, content
  * assist, grammar validation, the railroad diagram): a CLI run on valid files never pays it.
  */

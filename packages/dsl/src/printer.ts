@@ -17,14 +17,13 @@ import {
   type ChainStatement,
   type Comment,
   type JsonLiteral,
-  type KindSpec,
   type NameSyntax,
   type Statement,
   type SubjectStatement,
-  type VersionSyntax,
   type WfFile,
   type WithClause,
 } from "./ast.js";
+import { blockOf, DESTINATION_SPEC_TABLE, type Field, fieldNamed, type FieldTable, JOB_TABLE, NODE_TABLES, propertyField, SUBJECT_TABLE, TRIGGER_SPEC_TABLE } from "./fields.js";
 import { partitionPoint, type Span, spanOf } from "./positions.js";
 import { printName, printVersion } from "./syntax-table.js";
 
@@ -171,26 +170,17 @@ export class Printer {
         return join(["workflow", statement.name && JSON.stringify(statement.name.text), this.withText(statement.with, "")]);
       case "subject":
         return this.printSubject(statement);
-      case "trigger": {
-        const head = join(["trigger", nameText(statement.name)]);
-        return join([head, this.kindSpecText(statement.spec, "", head.length + 1), this.withText(statement.with, "")]);
-      }
-      case "part": {
-        const head = join(["part", nameText(statement.name), statement.partId ? `= ${printName(statement.partId.text)}${versionText(statement.version)}` : undefined]);
-        return join([head, statement.block && this.blockText(statement.block, "part", "", head.length + 1), this.withText(statement.with, "")]);
-      }
+      case "trigger":
+      case "part":
       case "gate":
-        return join(["gate", nameText(statement.name), statement.belowFloor && printName(statement.belowFloor.text), this.withText(statement.with, "")]);
-      case "destination": {
-        const head = join(["destination", nameText(statement.name)]);
-        return join([head, this.kindSpecText(statement.spec, "", head.length + 1), this.withText(statement.with, "")]);
-      }
+      case "destination":
+        return this.fieldsText([statement.type], NODE_TABLES[statement.type], statement, "", 0);
       case "node":
       case "edge":
       case "document":
         return join([statement.type, statement.value && this.literalText(statement.value, "", 0)]);
       case "version":
-        return join(["version", statement.block ? this.blockText(statement.block, "version", "", 8) : "{}"]);
+        return join(["version", statement.block ? this.blockText(statement.block, true, "", 8) : "{}"]);
       case "chain":
         return this.printChain(statement);
       case "invalid":
@@ -203,14 +193,7 @@ export class Printer {
     const head = `subject ${nameText(statement.name)} =`;
     if (!body) return head;
     if (body.type === "raw") return `${head} ${this.literalText(body.value, "", 0)}`;
-    return join([
-      head,
-      printName(body.kind.text),
-      body.canonicalId && JSON.stringify(body.canonicalId.text),
-      body.label && JSON.stringify(body.label.text),
-      body.identifiers && join(["identifiers", body.identifiers.value && this.literalText(body.identifiers.value, "", 0)]),
-      this.withText(body.with, ""),
-    ]);
+    return this.fieldsText([head], SUBJECT_TABLE, body, "", 0);
   }
 
   private printChain(statement: ChainStatement): string {
@@ -236,11 +219,30 @@ export class Printer {
 
   // ---------------------------------------------------------------- parts of statements
 
-  /** `column`: where the spec starts on its line (blocks stay inline only within LINE_WIDTH). */
-  private kindSpecText(spec: KindSpec | undefined, indent: string, column: number): string | undefined {
-    if (!spec) return undefined;
-    const kind = printName(spec.kind.text);
-    return join([kind, spec.block && this.blockText(spec.block, "kind", indent, column + kind.length + 1)]);
+  /**
+   * An element's text by its field table (see fields.ts), after `words`: its fields as the
+   * text writes them, then its block and its `with`. `column` is where `words` start on the
+   * line.
+   */
+  private fieldsText(words: string[], table: FieldTable, element: object, indent: string, column: number): string {
+    // Where the next word starts: a block or list stays inline only within LINE_WIDTH.
+    const next = () => column + (words.length ? join(words).length + 1 : 0);
+    const syntaxOf = (field: Field) => (field.key === undefined ? undefined : (element as Record<string, { text: string; value?: JsonLiteral } | undefined>)[field.key]);
+    for (const field of table.written) {
+      const syntax = syntaxOf(field);
+      // The keyword is written first; block properties are written by their block.
+      if (!syntax || field.form === "type") continue;
+      if (field.mark) words.push(field.mark);
+      if (field.form === "version") {
+        if (syntaxOf(fieldNamed(table, field.after!)!)) words[words.length - 1] += printVersion(syntax.text);
+      } else if (field.form === "literal") words.push(join([field.keyword, syntax.value && this.literalText(syntax.value, "", 0)]));
+      else if (typeof field.form === "string") words.push(valueText(field, syntax.text));
+      else words.push(this.fieldsText([], field.form, syntax, indent, next()));
+    }
+    const block = table.block && blockOf(table, element);
+    if (block) words.push(this.blockText(block, false, indent, next()));
+    if (!table.block) words.push(this.withText((element as { with?: WithClause }).with, indent) ?? "");
+    return join(words);
   }
 
   private withText(clause: WithClause | undefined, indent: string): string | undefined {
@@ -252,12 +254,12 @@ export class Printer {
    * A block, on one line when it fits (from `column`) and has no comment. A block-level `with`
    * right after `job` forces one property per line: on one line it would read as the job's.
    */
-  private blockText(block: Block, kind: "part" | "kind" | "version", indent: string, column: number): string {
+  private blockText(block: Block, expandAlways: boolean, indent: string, column: number): string {
     const inner = indent + INDENT;
     const properties = block.properties;
     if (properties.length === 0 && !this.pool.any(spanOf(block))) return "{}";
     const expand =
-      kind === "version" ||
+      expandAlways ||
       this.pool.any(spanOf(block)) ||
       properties.some((property, index) => property.type === "with" && properties[index - 1]?.type === "job") ||
       properties.some((property) => this.propertyText(property, inner).includes("\n"));
@@ -280,16 +282,16 @@ export class Printer {
     switch (property.type) {
       case "schedule":
       case "timezone":
-        return join([property.type, property.value && JSON.stringify(property.value.text)]);
+        return join([property.type, property.value && valueText(propertyField(property.type)!, property.value.text)]);
       case "job":
-        return join(["job", property.id && `${printName(property.id.text)}${versionText(property.version)}`, this.withText(property.with, indent)]);
+        return this.fieldsText(["job"], JOB_TABLE, property, indent, 0);
       case "subjects":
         return `subjects ${this.listText(property.items, spanOf(property), indent)}`;
       case "with":
         return this.withText(property.clause, indent) ?? "with";
       case "trigger":
       case "destination":
-        return join([property.type, this.kindSpecText(property.spec, indent, property.type.length + 1)]);
+        return join([property.type, property.spec && this.fieldsText([], property.type === "trigger" ? TRIGGER_SPEC_TABLE : DESTINATION_SPEC_TABLE, property.spec, indent, property.type.length + 1)]);
       case "scope":
         return join(["scope", this.withText(property.with, indent)]);
     }
@@ -390,8 +392,9 @@ function nameText(name: NameSyntax | undefined): string | undefined {
   return name && printName(name.text);
 }
 
-function versionText(version: VersionSyntax | undefined): string {
-  return version ? printVersion(version.text) : "";
+/** A name or string field's value as written: a `string` always quoted, a `name` bare when it can be. */
+function valueText(field: Field, text: string): string {
+  return field.form === "string" ? JSON.stringify(text) : printName(text);
 }
 
 function join(parts: (string | undefined | false)[]): string {

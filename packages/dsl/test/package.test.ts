@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const srcDir = fileURLToPath(new URL("../src/", import.meta.url));
-const sources = readdirSync(srcDir).filter((name) => name.endsWith(".ts"));
+const sources = readdirSync(srcDir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts"));
 
 describe("the package", () => {
   it("stays browser-safe and editor-neutral: no node: imports, no LSP or vscode types in src", () => {

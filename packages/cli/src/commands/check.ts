@@ -1,32 +1,19 @@
 /** `wfkit check`: the linter. */
-import os from "node:os";
 import path from "node:path";
 import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
 import { checkSpec } from "./specs.js";
 import { catalogueAt } from "../catalogue-file.js";
-import type { CheckJob } from "../check-jobs.js";
-import { runCheckJobs } from "../check-jobs.js";
+import { type CheckJob, runCheckJob } from "../check-jobs.js";
 import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver } from "../config.js";
 import { UsageError } from "../errors.js";
 import { collectFiles } from "../files.js";
 import { FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
 import type { Io } from "../io.js";
-import { BATCH_SIZE, workersAvailable } from "../parallel.js";
 import { plural, summarize, type CheckReport, type FileReport } from "../report.js";
 import { readSourceInput } from "../source-input.js";
 import { clientFor, reportingRefusals } from "../remote.js";
 import { reportRemoteDifferences } from "../remote-check.js";
-
-/**
- * From this many files on, checking is spread over worker threads (the main thread works
- * too). Measured with bench/parallel.mjs on the project's 2-core machine: a worker costs
- * 0.5-0.7 s to start, because it loads the bundle and builds the DSL's parser, while a
- * 44-node definition checks in about 1.5 ms; workers were slower at every size tried up to
- * 3,200 files (0.65x at 25 files, 0.96x at 3,200). So they are kept for very large batches
- * and machines with more cores; `WFKIT_WORKERS` overrides (see docs/cli.md "Parallelism").
- */
-export const PARALLEL_THRESHOLD_FILES = 5000;
 
 export async function runCheck(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(checkSpec, argv);
@@ -46,7 +33,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   if (flagCatalogue) catalogueAt(flagCatalogue, io.cwd);
   const jobFor = (absolutePath: string, displayPath: string): CheckJob => {
     const { cataloguePath, policy } = configs.fileProject(absolutePath, flagCatalogue);
-    return { displayPath, absolutePath, languageName: absolutePath, ...(cataloguePath ? { cataloguePath } : {}), severity: [...policy.severity] };
+    return { displayPath, absolutePath, languageName: absolutePath, ...(cataloguePath ? { cataloguePath } : {}), severity: policy.severity };
   };
 
   let jobs: CheckJob[];
@@ -65,11 +52,11 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
 
-  const threads = threadCount(jobs.length, io.env.WFKIT_WORKERS);
   // Connect before checking, so a missing credential or base URL is reported first.
   const remote = booleanFlag(args, "remote") ? clientFor(args, io, "check") : undefined;
   if (!remote && (stringFlag(args, "base-url") ?? stringFlag(args, "token-file")) !== undefined) throw new UsageError("--base-url and --token-file apply only with --remote", "check");
-  const files = await runCheckJobs(jobs, io.cwd, threads);
+  const files: FileReport[] = [];
+  for (const job of jobs) files.push(await runCheckJob(job, io.cwd));
   const all: CheckReport = { files, summary: summarize(files) };
   const shown = quiet ? errorsOnly(files) : all;
 
@@ -101,19 +88,6 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   const remoteExit = remote ? await reportingRefusals(io, "text", async () => ((await reportRemoteDifferences(remote.client, jobs, files, io)) > 0 ? 1 : 0)) : 0;
   if (remoteExit === 2) return 2;
   return all.summary.errors > 0 || tooManyWarnings || remoteExit === 1 ? 1 : 0;
-}
-
-/**
- * How many threads (the main one included) check `files` files: one below the threshold,
- * else one per core (at most 8), and never more than there are batches to hand out.
- * `WFKIT_WORKERS=N` overrides the choice (1 turns workers off), for benchmarks and for
- * machines whose core count misleads.
- */
-export function threadCount(files: number, override: string | undefined): number {
-  if (!workersAvailable()) return 1;
-  const forced = override !== undefined && /^\d+$/.test(override) ? Number(override) : undefined;
-  const wanted = forced ?? (files >= PARALLEL_THRESHOLD_FILES ? Math.min(os.availableParallelism(), 8) : 1);
-  return Math.max(1, Math.min(wanted, Math.ceil(files / BATCH_SIZE)));
 }
 
 function errorsOnly(files: readonly FileReport[]): CheckReport {

@@ -4,9 +4,10 @@
  * The text is kept as a list of statement chunks (chunks.ts), each with its syntax trees and
  * syntax faults. After an edit, chunking restarts at the last statement before the edit and
  * runs forward until it meets an old chunk boundary past the edit; only the chunks in
- * between are parsed (chevrotain), and the chunks after them are reused, their offsets
- * shifted in place. Cost: the edited statements plus one pass over the spans after the edit,
- * instead of lexing and parsing the whole file.
+ * between are parsed (with the DSL's `parse`: the fast path, chevrotain where it declines),
+ * and the chunks after them are reused, their offsets shifted in place. Cost: the edited
+ * statements plus one pass over the spans after the edit, instead of lexing and parsing the
+ * whole file.
  *
  * Shifting in place means a parser belongs to one document's history: once a newer version
  * is parsed, the trees of older versions are no longer valid.
