@@ -6,7 +6,8 @@
  * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
  */
 export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
-export { parse, type ParseResult, type BlockKind } from "./parser.js";
+export { parse, parseChunk, type ParseResult, type ParsedChunk, type BlockKind } from "./parser.js";
+export { chunkEnd, splitChunks, type Chunk } from "./chunks.js";
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./format.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
@@ -23,6 +24,6 @@ export { KEYWORD_TEXTS } from "./lexer.js";
 export { printName } from "./printer.js";
 export { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubject, type SubjectHint, type SourceEdit } from "./subject-pin.js";
 export type * from "./ast.js";
-export { ARROW, arrowSpan, keywordOf, keywordSpan, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetsHeldBy, valueSpanOf } from "./ast.js";
+export { ARROW, arrowSpan, keywordOf, keywordSpan, moveAllOffsets, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetHolders, offsetsHeldBy, valueSpanOf } from "./ast.js";
 export { syntheticSource, type SyntheticOptions } from "./synthetic.js";
 export { railroadHtml } from "./railroad.js";

@@ -1,11 +1,11 @@
 /**
  * Incremental `.wf` parsing: only the statements an edit touches are parsed again.
  *
- * The text is kept as a list of statement chunks (chunks.ts), each with its syntax trees and
- * syntax faults. After an edit, chunking restarts at the last statement before the edit and
- * runs forward until it meets an old chunk boundary past the edit; only the chunks in
- * between are parsed (chevrotain), and the chunks after them are reused, their offsets
- * shifted in place. Cost: the edited statements plus one pass over the spans after the edit,
+ * The text is kept as a list of statement chunks (the DSL's chunks.ts), each with its syntax
+ * trees and syntax faults. After an edit, chunking restarts at the last statement before the
+ * edit and runs forward until it meets an old chunk boundary past the edit; only the chunks
+ * in between are parsed (the DSL's `parseChunk`), and the chunks after them are reused,
+ * their offsets shifted in place. Cost: the edited statements plus one pass over the spans after the edit,
  * instead of lexing and parsing the whole file.
  *
  * Shifting in place means a parser belongs to one document's history: once a newer version
@@ -14,8 +14,7 @@
  * The result is exactly what `parse(text)` gives for the whole text (trees and syntax faults);
  * a test compares the two after thousands of random edits.
  */
-import { moveOffsets, offsetsHeldBy, parse, partitionPoint, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
-import { chunkEnd } from "./chunks.js";
+import { chunkEnd, LineIndex, moveOffsets, offsetHolders, parse, parseChunk, partitionPoint, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
 import type { LineMap, TextEditRegion } from "../text.js";
 
 type Comment = WfFile["comments"][number];
@@ -28,12 +27,13 @@ interface ParsedChunk {
   /** Syntax faults, spans in document offsets (ranges are recomputed when placed). */
   readonly faults: SourceFault[];
   /**
-   * Every object of the chunk that holds offsets (see collectOffsets), once each, and which
-   * offsets each one holds (`holds[i]`, from the DSL's offsetsHeldBy): shifting walks these
-   * lists rather than the tree, and touches only the fields an object has.
+   * Every object of the chunk that holds offsets, once each, and which offsets each one holds
+   * (`holds[i]`, from the DSL's offsetHolders): shifting walks these lists rather than the
+   * tree, and touches only the fields an object has. Found when the chunk is first shifted:
+   * a document that is opened and never edited (or edited only near its end) never pays it.
    */
-  readonly holders: Record<string, unknown>[];
-  readonly holds: Int32Array;
+  holders?: Record<string, unknown>[];
+  holds?: Int32Array;
 }
 
 export interface ParseResult {
@@ -44,9 +44,6 @@ export interface ParseResult {
   parsedChunks: number;
   totalChunks: number;
 }
-
-/** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
-const MORE_FOLLOWS = "\n#";
 
 export class IncrementalParser {
   private chunks: ParsedChunk[] = [];
@@ -85,7 +82,7 @@ export class IncrementalParser {
     let reuseFrom = chunks.length;
     for (;;) {
       const end = chunkEnd(text, start);
-      fresh.push(parseChunk(text, start, end));
+      fresh.push(parseChunkAt(text, start, end, lines));
       start = end;
       if (start >= text.length) break;
       if (start < region.newEnd) continue;
@@ -164,37 +161,26 @@ function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
   return Math.max(0, partitionPoint(chunks.length, (i) => chunks[i]!.start <= offset) - 1);
 }
 
-const NON_BLANK = /\S/g;
-
-function parseChunk(text: string, start: number, end: number): ParsedChunk {
-  // The parser words some messages by whether only blanks follow ("found the end of the
-  // file"): a chunk followed by blank lines alone is parsed as the end of the text.
-  NON_BLANK.lastIndex = end;
-  const isLast = !NON_BLANK.test(text);
-  const chunkText = text.slice(start, end);
-  const result = parse(isLast ? chunkText : chunkText + MORE_FOLLOWS);
-  const comments = isLast ? result.ast.comments : result.ast.comments.filter((comment) => comment.start < chunkText.length);
-  const chunk = makeChunk(0, chunkText.length, result.ast.statements, comments, result.diagnostics);
-  shift(chunk, start);
-  return chunk;
-}
-
-function makeChunk(start: number, end: number, statements: Statement[], comments: Comment[], faults: SourceFault[]): ParsedChunk {
-  const found = new Map<Record<string, unknown>, number>();
-  collectOffsets([statements, comments, faults], found);
-  return { start, end, statements, comments, faults, holders: [...found.keys()], holds: Int32Array.from(found.values()) };
+function parseChunkAt(text: string, start: number, end: number, lines: LineMap): ParsedChunk {
+  const { statements, comments, diagnostics } = parseChunk(text, start, end, new LineIndex(text, lines.lineStarts));
+  return { start, end, statements, comments, faults: diagnostics };
 }
 
 /**
  * Moves a chunk by `delta`. This runs on every keystroke for every chunk after the edit
  * (half of a large file, on average), over objects of a dozen shapes spread over the heap:
  * each visit costs tens of nanoseconds, so each object is visited once, and only the fields
- * it holds are touched (asked once, when the chunk was made; see moveOffsets).
+ * it holds are touched (asked once, when the chunk is first moved; see moveOffsets).
  */
 function shift(chunk: ParsedChunk, delta: number): void {
   if (delta === 0) return;
+  if (!chunk.holders) {
+    const found = offsetHolders([chunk.statements, chunk.comments, chunk.faults]);
+    chunk.holders = [...found.keys()];
+    chunk.holds = Int32Array.from(found.values());
+  }
   const { holders, holds } = chunk;
-  for (let i = 0; i < holders.length; i++) moveOffsets(holders[i]!, holds[i]!, delta);
+  for (let i = 0; i < holders.length; i++) moveOffsets(holders[i]!, holds![i]!, delta);
   chunk.start += delta;
   chunk.end += delta;
 }
@@ -216,7 +202,7 @@ function distribute(text: string, ast: WfFile, faults: SourceFault[]): ParsedChu
     while (s < ast.statements.length && inChunk(ast.statements[s]!)) statements.push(ast.statements[s++]!);
     while (c < ast.comments.length && inChunk(ast.comments[c]!)) comments.push(ast.comments[c++]!);
     while (f < faults.length && inChunk(faults[f]!.span)) chunkFaults.push(faults[f++]!);
-    chunks.push(makeChunk(start, end, statements, comments, chunkFaults));
+    chunks.push({ start, end, statements, comments, faults: chunkFaults });
     start = end;
   } while (start < text.length);
   return chunks;
@@ -229,27 +215,3 @@ function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
   return placed;
 }
 
-/**
- * Finds every object holding offsets in a syntax tree (and in faults), with the offsets each
- * holds: the tree's elements, which carry `start` and `end` themselves, plain span objects (a
- * fault's), and elements with offsets in other number fields (a bracket, an `=`). The tree is
- * walked generically and the DSL says which offsets an object holds (offsetsHeldBy), so new
- * syntax needs no change here. Faults' `range` objects hold line/character positions, not
- * offsets, and are skipped.
- */
-function collectOffsets(value: unknown, found: Map<Record<string, unknown>, number>): void {
-  if (value === null || typeof value !== "object") return;
-  if (Array.isArray(value)) {
-    for (const element of value) collectOffsets(element, found);
-    return;
-  }
-  const record = value as Record<string, unknown>;
-  if (found.has(record)) return;
-  const held = offsetsHeldBy(record);
-  if (held !== 0) found.set(record, held);
-  for (const key in record) {
-    if (key === "range") continue;
-    const field = record[key];
-    if (field !== null && typeof field === "object") collectOffsets(field, found);
-  }
-}

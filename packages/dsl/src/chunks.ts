@@ -1,10 +1,12 @@
 /**
- * Splits `.wf` text into statement chunks: the unit of incremental reparsing.
+ * Statement chunks: `.wf` text cut where no statement can run across, so that each piece
+ * parses on its own exactly as inside the whole text. The parser reads broken text a chunk
+ * at a time (only the chunks the fast path declines go to chevrotain), and the language
+ * server reparses only the chunks an edit touches.
  *
  * A `.wf` statement ends at the end of its line unless a `{` or `[` is still open (blocks,
  * lists and JSON literals run over lines). So a line break with no bracket open is a boundary
- * the parser cannot see across, and the text between two such boundaries parses the same on
- * its own as inside the whole file. The scan mimics the lexer just enough to count brackets
+ * the parser cannot see across. The scan mimics the lexer just enough to count brackets
  * correctly: strings (which end at a line break) and `#` comments are skipped.
  *
  * An unclosed `{` keeps the depth above 0 to the end of the text, so everything after it is
@@ -95,7 +97,7 @@ const TAB = 9;
  * breaks and comments are skipped, and so are characters no token matches (the lexer
  * reports and skips them, so `> -> b` on a line still continues the chain above).
  */
-function continuesChain(text: string, offset: number): boolean {
+export function continuesChain(text: string, offset: number): boolean {
   let i = offset;
   const length = text.length;
   while (i < length) {
@@ -116,7 +118,7 @@ function continuesChain(text: string, offset: number): boolean {
 const MINUS = 45;
 const GREATER = 62;
 
-/** Whether a token of the `.wf` lexer can start with this character (see the DSL's lexer.ts). */
+/** Whether a token of the `.wf` lexer can start with this character (see lexer.ts). */
 function startsToken(code: number): boolean {
   return (
     (code >= 65 && code <= 90) || // A-Z
