@@ -88,7 +88,18 @@ describe("parsing broken text a chunk at a time", () => {
 describe("splitChunks", () => {
   it("cuts at line ends outside brackets, strings and comments", () => {
     const text = 'a -> b\npart p = x@1 {\n  job j@1\n}\n# { not a brace\nsubject s = company "{" "x"\nc -> d';
-    expect(splitChunks(text).map((chunk) => chunk.text)).toEqual(["a -> b\n", "part p = x@1 {\n  job j@1\n}\n", "# { not a brace\n", 'subject s = company "{" "x"\n', "c -> d"]);
+    expect(splitChunks(text).map((chunk) => chunk.text)).toEqual(["a -> b\n", "part p = x@1 {\n  job j@1\n}\n# { not a brace\n", 'subject s = company "{" "x"\n', "c -> d"]);
+  });
+
+  it("keeps blank and comment lines with the statement before them, and in linear time", () => {
+    expect(splitChunks("# head\n\na -> b\n# c\n\n  # d\n§ x -> y\n# tail\n").map((chunk) => chunk.text)).toEqual(["# head\n\n", "a -> b\n# c\n\n  # d\n", "§ x -> y\n# tail\n"]);
+    // A chain continued below many comment lines, and a statement below many more. Scanned
+    // from each comment line to the next token, as it once was, this would take about 10^11
+    // steps and never finish within the test's time.
+    const comments = "# c\n".repeat(200_000);
+    const text = `a -> b\n${comments}-> c\n${comments}d -> e\n`;
+    expect(splitChunks(text).map((chunk) => chunk.start)).toEqual([0, text.lastIndexOf("d -> e")]);
+    expect(parse(`${comments}a -> -> b\n`).diagnostics).toHaveLength(1);
   });
 
   it("keeps a chain continued on a line starting with -> in one chunk, even across comments", () => {

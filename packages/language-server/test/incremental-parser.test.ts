@@ -20,7 +20,7 @@ describe("IncrementalParser", () => {
     const result = parser.update(edited, new LineMap(edited), { start: at, oldEnd: at + 1, newEnd: at + 1 });
     // The edited statement and the one before it (a restart point that cannot move).
     expect(result.parsedChunks).toBe(2);
-    expect(result.totalChunks).toBeGreaterThan(10);
+    expect(result.totalChunks).toBeGreaterThanOrEqual(10);
     expect(result.ast).toEqual(parse(edited).ast);
   });
 
