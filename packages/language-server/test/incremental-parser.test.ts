@@ -44,7 +44,11 @@ describe("IncrementalParser", () => {
       if (text.length > 2_500) {
         text = SAMPLE_WF;
         incremental = parser.reset(text, new LineMap(text));
-      } else incremental = parser.update(text, new LineMap(text), region!);
+      } else {
+        // Readied in idle time, wholly or in part, or not at all (then the edit splits the parse).
+        if (random() < 0.4) for (let steps = 1 + Math.floor(random() * 4); steps > 0 && !parser.prepare(3); steps--);
+        incremental = parser.update(text, new LineMap(text), region!);
+      }
       const full = parse(text);
       // Serialised comparison first (fast); the structural diff only when they differ.
       const same = JSON.stringify([incremental.ast, incremental.diagnostics]) === JSON.stringify([full.ast, full.diagnostics]);

@@ -40,13 +40,25 @@ export interface ParseResult {
   ast: WfFile;
   /** Syntax faults with ranges in the whole text. */
   diagnostics: SourceFault[];
-  /** How many chunks were parsed for this version (the rest were reused): for tests and benchmarks. */
+  /** How many chunks were parsed for this version (the rest were reused; all after `reset`): for tests and benchmarks. */
   parsedChunks: number;
+  /** How many chunks the text has (0 after `reset`: a whole parse is split into chunks when first edited). */
   totalChunks: number;
 }
 
+/** How many chunks `prepare` readies per call: a few milliseconds of work. */
+const PREPARE_STEP = 2_000;
+
 export class IncrementalParser {
   private chunks: ParsedChunk[] = [];
+  /**
+   * A whole parse not yet split into chunks: opening a document costs its parse alone, and
+   * the split (and each chunk's offset holders) is made by `prepare` when the thread is idle,
+   * or by the first edit.
+   */
+  private unsplit: { text: string; ast: WfFile; faults: SourceFault[] } | undefined;
+  /** Chunks before this one have their offset holders (see `prepare`). */
+  private preparedTo = 0;
   private parsedChunks = 0;
   /** How many chunks have syntax faults (none, usually: then no chunk is visited to place them). */
   private faultyChunks = 0;
@@ -56,18 +68,45 @@ export class IncrementalParser {
   /** Parses a whole text (on open, or when the whole text is replaced). */
   reset(text: string, lines: LineMap): ParseResult {
     const full = parse(text);
-    this.chunks = distribute(text, full.ast, full.diagnostics);
+    this.chunks = [];
+    this.unsplit = { text, ast: full.ast, faults: full.diagnostics };
+    this.preparedTo = 0;
+    this.faultyChunks = 0;
+    // Copies, as `result` gives: the chunks will move the originals on later edits.
+    const diagnostics = full.diagnostics.map((fault) => placeAt(fault, lines));
+    this.current = { ast: { type: "file", statements: full.ast.statements, comments: full.ast.comments, start: 0, end: text.length }, diagnostics, parsedChunks: 0, totalChunks: 0 };
+    return this.current;
+  }
+
+  /**
+   * Readies the next edit ahead of time, a step at a time: splits a whole parse into chunks,
+   * then finds each chunk's offset holders. True when nothing is left to do.
+   */
+  prepare(step = PREPARE_STEP): boolean {
+    this.split();
+    const chunks = this.chunks;
+    const stop = Math.min(chunks.length, this.preparedTo + step);
+    for (let i = this.preparedTo; i < stop; i++) findHolders(chunks[i]!);
+    this.preparedTo = stop;
+    return stop >= chunks.length;
+  }
+
+  private split(): void {
+    const unsplit = this.unsplit;
+    if (!unsplit) return;
+    this.unsplit = undefined;
+    this.chunks = distribute(unsplit.text, unsplit.ast, unsplit.faults);
     this.faultyChunks = this.chunks.filter((chunk) => chunk.faults.length > 0).length;
-    this.parsedChunks = this.chunks.length;
-    return this.result(text, lines);
   }
 
   /** Parses the text after one edit of the text last parsed. */
   update(text: string, lines: LineMap, region: TextEditRegion): ParseResult {
+    // An edit over most of the text (a paste over everything): one whole parse is cheaper
+    // than many chunk parses.
+    if (region.newEnd - region.start > text.length / 2) return this.reset(text, lines);
+    this.split();
     const chunks = this.chunks;
-    // A new text, or an edit of most of it (a paste over everything): one whole parse is
-    // cheaper than many chunk parses.
-    if (chunks.length === 0 || region.newEnd - region.start > text.length / 2) return this.reset(text, lines);
+    if (chunks.length === 0) return this.reset(text, lines);
     const delta = region.newEnd - region.oldEnd;
 
     // Restart at the last chunk before the edit that holds a statement: a boundary there
@@ -119,6 +158,8 @@ export class IncrementalParser {
     // In place when few chunks change (no copy of the list); a splice's arguments are bounded.
     if (fresh.length <= 1_000) chunks.splice(first, reuseFrom - first, ...fresh);
     else this.chunks = chunks.slice(0, first).concat(fresh, chunks.slice(reuseFrom));
+    // Fresh chunks get their holders when first moved; those after them still have theirs.
+    this.preparedTo = Math.min(this.preparedTo, first);
     this.parsedChunks = fresh.length;
     return this.result(
       text,
@@ -174,15 +215,19 @@ function parseChunkAt(text: string, start: number, end: number, lines: LineMap):
  */
 function shift(chunk: ParsedChunk, delta: number): void {
   if (delta === 0) return;
-  if (!chunk.holders) {
+  const { holders, holds } = findHolders(chunk);
+  for (let i = 0; i < holders.length; i++) moveOffsets(holders[i]!, holds[i]!, delta);
+  chunk.start += delta;
+  chunk.end += delta;
+}
+
+function findHolders(chunk: ParsedChunk): { holders: Record<string, unknown>[]; holds: Int32Array } {
+  if (!chunk.holders || !chunk.holds) {
     const found = offsetHolders([chunk.statements, chunk.comments, chunk.faults]);
     chunk.holders = [...found.keys()];
     chunk.holds = Int32Array.from(found.values());
   }
-  const { holders, holds } = chunk;
-  for (let i = 0; i < holders.length; i++) moveOffsets(holders[i]!, holds![i]!, delta);
-  chunk.start += delta;
-  chunk.end += delta;
+  return { holders: chunk.holders, holds: chunk.holds };
 }
 
 /** Splits a whole-text parse into chunks, by the chunk boundaries of the text. */
