@@ -158,8 +158,10 @@ export class IncrementalParser {
     // In place when few chunks change (no copy of the list); a splice's arguments are bounded.
     if (fresh.length <= 1_000) chunks.splice(first, reuseFrom - first, ...fresh);
     else this.chunks = chunks.slice(0, first).concat(fresh, chunks.slice(reuseFrom));
-    // Fresh chunks get their holders when first moved; those after them still have theirs.
-    this.preparedTo = Math.min(this.preparedTo, first);
+    // Fresh chunks get their holders when first moved (they are few); the chunks after them
+    // keep theirs, so readiness is only renumbered.
+    if (this.preparedTo >= reuseFrom) this.preparedTo += fresh.length - (reuseFrom - first);
+    else this.preparedTo = Math.min(this.preparedTo, first);
     this.parsedChunks = fresh.length;
     return this.result(
       text,
