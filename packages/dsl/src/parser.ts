@@ -65,7 +65,7 @@ import {
   StringLiteral,
   VersionLiteral,
 } from "./lexer.js";
-import { fastParse, fastStatementReader } from "./fast-parser.js";
+import { fastParse, fastStatementReader, type FastStatements } from "./fast-parser.js";
 import { chunkEnd, continuesChain } from "./chunks.js";
 import { moveAllOffsets, type Comment } from "./ast.js";
 import { LineIndex, lineIndexOf, partitionPoint, type Span } from "./positions.js";
@@ -1062,6 +1062,12 @@ export interface ParseResult {
  */
 export function parse(text: string): ParseResult {
   const read = fastStatementReader(text);
+  const whole = read(0);
+  if (whole.declinedAt === undefined) return { ast: { type: "file", statements: whole.statements, comments: whole.comments, start: 0, end: text.length }, diagnostics: [] };
+  return parseByChunks(text, read, whole);
+}
+
+function parseByChunks(text: string, read: (from: number) => FastStatements, first: FastStatements): ParseResult {
   const statements: Statement[] = [];
   const comments: Comment[] = [];
   const diagnostics: SourceFault[] = [];
@@ -1070,7 +1076,7 @@ export function parse(text: string): ParseResult {
   let errorCount = 0;
   let from = 0;
   while (from < text.length) {
-    const fast = read(from);
+    const fast = from === 0 ? first : read(from);
     let start = fast.end;
     // The fast path takes a line break for a statement's end where chunks.ts sees a chain
     // continued past characters no token matches: that statement goes with the broken chunk.
