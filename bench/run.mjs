@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchChecker } from "./core.mjs";
-import { benchDsl } from "./dsl.mjs";
+import { benchBrokenText, benchDsl } from "./dsl.mjs";
 import { benchMemory } from "./memory.mjs";
 import { benchCliStartup } from "./cli.mjs";
 import { benchWholeProcess } from "./whole-process.mjs";
@@ -32,6 +32,8 @@ results.checker = benchChecker(scaling);
 section("Checker: validateDefinition vs an ajv schema-only pass and JSON.parse (ms, medians)", results.checker);
 results.dsl = benchDsl(scaling);
 section("DSL: parse and lex+parse+compile vs JSON.parse of the same graph (ms, medians)", results.dsl);
+results.brokenText = benchBrokenText(10_000);
+section("DSL: a 10k-node .wf with one syntax error in the middle against the same text without it (ms, medians)", [results.brokenText]);
 results.scaling = {
   parse: growth(results.dsl, "parseMs"),
   compile: growth(results.dsl, "compileMs"),
@@ -69,9 +71,11 @@ const at = (rows, nodes) => rows.find((r) => r.nodes === nodes);
 results.goals = {
   "checker within 2x of ajv schema-only (10k nodes)": { value: at(results.checker, 10_000).checkVsAjv, goal: 2 },
   "DSL lex+parse+compile within 3x of JSON.parse (10k nodes)": { value: at(results.dsl, 10_000).compileVsJsonParse, goal: 3 },
+  "DSL parse of a 10k-node .wf with one syntax error within 2x of the valid text": { value: results.brokenText.brokenVsValidParse, goal: 2 },
   "CLI within 2x of node -e 0": { value: results.cli.ratio, goal: 2 },
   ...Object.fromEntries(results.wholeProcess.rows.map((row) => [`whole process: ${row.command} within ${row.command.includes("small") ? 1.5 : 2}x of ${row.baseline}`, { value: row.ratio, goal: row.command.includes("small") ? 1.5 : 2 }])),
   "whole process: peak RSS of checking the 100k .wf within 2x of its JSON": { value: results.wholeProcess.memory.ratio, goal: 2 },
+  "LSP open to diagnostics at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.openMs, goal: 150 },
   "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },
   "LSP p95 at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.p95Ms, goal: 16 },
   "SVG drawing of a 1k-node graph (ms)": { value: results.graph.find((row) => row.nodes >= 999 && row.nodes < 10_000)?.drawMs, goal: 1000 },

@@ -1,11 +1,6 @@
 #!/usr/bin/env node
-// The wfkit command. All of wfkit is one esbuild bundle (dist/bundle/wfkit.mjs; the language
-// server is a second one that only `wfkit lsp` loads), so starting it reads one file
-// instead of resolving hundreds of modules.
-import module from "node:module";
-
-// V8's code cache for the bundle, kept by Node between runs, saves compiling it on every
-// start (Node 22.1 and later; Node 20 has no such call, and there this does nothing). It
-// must be on before the bundle is loaded, hence the dynamic import.
-module.enableCompileCache?.();
+// The wfkit command. All of wfkit's CLI is one esbuild bundle (dist/bundle/cli.cjs), run by
+// dist/bundle/wfkit.mjs with V8's code cache (see src/launch.ts); the language server, the
+// local service and the graph renderer are bundles of their own, loaded by the commands that
+// need them. Starting it reads one file instead of resolving hundreds of modules.
 await import("../dist/bundle/wfkit.mjs");

@@ -1,8 +1,10 @@
-// The CLI's five esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
+// The CLI's esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
 //
-//   wfkit.mjs    the CLI: `wfkit check small.wf` reads this one file at start-up instead of
-//                resolving hundreds of modules (chevrotain alone is ~650 files and ~400 ms
-//                unbundled);
+//   wfkit.mjs    what the `wfkit` command loads first (src/launch.ts, a few KB): it runs
+//                cli.cjs with V8's code cache, which Node 20 keeps for no ES module;
+//   cli.cjs      the CLI, a CommonJS script so that it can be given that cache: `wfkit check
+//                small.wf` reads this one file at start-up instead of resolving hundreds of
+//                modules (chevrotain alone is ~650 files and ~400 ms unbundled);
 //   lsp.mjs      the language server, loaded only by `wfkit lsp`: it and its protocol library
 //                would otherwise be most of what `check` parses;
 //   service.mjs  the local Workflows API, loaded only by `wfkit serve` (hono, and sql.js with
@@ -43,7 +45,7 @@ const workspaceSources = {
   },
 };
 
-/** `wfkit lsp` imports @wfkit/language-server; in the CLI bundle that is the sibling lsp.mjs. */
+/** `wfkit lsp` imports @wfkit/language-server; in the CLI bundle that is the sibling lsp.mjs (see src/siblings.ts). */
 const languageServerBesideCli = {
   name: "language-server-beside-cli",
   setup(build) {
@@ -88,7 +90,7 @@ const playgroundFiles = {
 };
 
 /**
- * Builds the five bundles into `outdir`. `minify` drops source maps and comments but keeps the
+ * Builds the bundles into `outdir`. `minify` drops source maps and comments but keeps the
  * licences (at the end of each file). With `write: false` nothing is written and the
  * results carry the files' contents (`outputFiles`).
  */
@@ -109,11 +111,19 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
     write,
     ...(minify ? { minify: true, legalComments: "eof" } : { legalComments: "linked", sourcemap: "linked" }),
   };
+  const define = { __WFKIT_VERSION__: JSON.stringify(version) };
   return Promise.all([
+    build({ ...common, entryPoints: { wfkit: path("src/launch.ts") }, define }),
     build({
       ...common,
-      entryPoints: { wfkit: path("src/entry.ts") },
-      define: { __WFKIT_VERSION__: JSON.stringify(version) },
+      format: "cjs",
+      banner: {},
+      outExtension: { ".js": ".cjs" },
+      entryPoints: { cli: path("src/entry.ts") },
+      // Minified even beside its source map: reading and decoding half the text is part of
+      // every start (about a tenth of `wfkit check small.wf`, measured; see docs/performance.md).
+      minify: true,
+      define,
       plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),

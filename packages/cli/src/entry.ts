@@ -1,4 +1,4 @@
-/** The bundle's entry point. */
+/** The bundle's entry point: a CommonJS script that launch.ts compiles with V8's code cache. */
 import { processIo } from "./io.js";
 import { main } from "./main.js";
 
@@ -8,4 +8,6 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 // exitCode rather than exit(): pending output to a pipe is flushed before the process ends.
-process.exitCode = await main(process.argv.slice(2), processIo());
+void main(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+});

@@ -18,6 +18,7 @@
 import type { Catalogue, Estimate } from "@wfkit/core";
 import type { GraphFault, GraphModel, GraphNodeKind } from "@wfkit/graph";
 import { printable } from "./printable.js";
+import { loadGraph } from "./siblings.js";
 
 export type GraphFormat = "mermaid" | "dot" | "svg";
 export const GRAPH_FORMATS: readonly GraphFormat[] = ["mermaid", "dot", "svg"];
@@ -31,7 +32,7 @@ export interface GraphContext {
 
 export async function renderGraph(definition: unknown, format: GraphFormat, context: GraphContext = {}): Promise<string> {
   // Loaded here, not at start-up: in the CLI's bundle it is a sibling file (see bundles.mjs).
-  const { graphModelOf, renderSvg } = await import("@wfkit/graph");
+  const { graphModelOf, renderSvg } = await loadGraph();
   if (format === "svg") return renderSvg(graphModelOf({ definition, ...context }), { displayText: printable });
   const graph = graphModelOf({ definition });
   return format === "mermaid" ? renderMermaid(graph) : renderDot(graph);

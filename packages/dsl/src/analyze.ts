@@ -8,6 +8,7 @@ import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
 import { parseJsonSource } from "./json-source.js";
 import { parse } from "./parser.js";
+import { lineIndexOf } from "./positions.js";
 import type { PointerPart, SourceMap } from "./source-map.js";
 
 export type SourceLanguage = "wf" | "json";
@@ -54,7 +55,7 @@ export function analyzeSource(text: string, language: SourceLanguage, options: A
 
 function analyzeWf(text: string, options: AnalyzeOptions): SourceAnalysis {
   const parsed = parse(text);
-  return analyzeCompiledWf(parsed, compileAst(parsed.ast, text), options);
+  return analyzeCompiledWf(parsed, compileAst(parsed.ast, text, { lines: lineIndexOf(text) }), options);
 }
 
 export interface CompiledWfOptions extends AnalyzeOptions {

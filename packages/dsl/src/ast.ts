@@ -348,6 +348,40 @@ export function moveOffsets(object: Record<string, unknown>, held: number, delta
   }
 }
 
+/**
+ * Every object under `roots` that holds offsets, once each (a shared object is moved once),
+ * with the offsets it holds (`offsetsHeldBy`): the tree's elements and plain spans (a fault's).
+ * A fault's `range` holds lines and characters, not offsets, and is skipped. Generic, so
+ * new syntax needs no change here; iterative, as JSON literals nest deep.
+ */
+export function offsetHolders(roots: unknown, found = new Map<Record<string, unknown>, number>()): Map<Record<string, unknown>, number> {
+  const stack: unknown[] = [roots];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== "object") continue;
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
+      continue;
+    }
+    const record = value as Record<string, unknown>;
+    if (found.has(record)) continue;
+    found.set(record, offsetsHeldBy(record));
+    for (const key in record) {
+      if (key === "range") continue;
+      const field = record[key];
+      if (field !== null && typeof field === "object") stack.push(field);
+    }
+  }
+  for (const [record, held] of found) if (held === 0) found.delete(record);
+  return found;
+}
+
+/** Moves every offset under `roots` by `delta` (see offsetHolders). */
+export function moveAllOffsets(roots: unknown, delta: number): void {
+  if (delta === 0) return;
+  for (const [record, held] of offsetHolders(roots)) moveOffsets(record, held, delta);
+}
+
 const HOLDS_SPAN = 1;
 const HOLDS_OPEN = 2;
 const HOLDS_CLOSE = 4;

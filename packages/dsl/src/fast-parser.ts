@@ -9,8 +9,8 @@
  * - It returns a tree only for text the chevrotain path reads with zero diagnostics, and then
  *   exactly the tree that path builds: the same nodes, spans, field order, comments.
  * - On anything else (a syntax error, a string left open, a bad escape, a character no token
- *   matches) it returns `undefined` and `parse` falls back to chevrotain. All or nothing per
- *   call: it never explains an error itself, so it can stay small.
+ *   matches) it declines, and `parse` gives that statement's chunk to chevrotain. All or
+ *   nothing per statement: it never explains an error itself, so it can stay small.
  * - It declines no valid text today: every construct of the grammar is read here (the tests
  *   check both directions). Should one ever be left to chevrotain, list it here and weaken
  *   the test's second direction.
@@ -202,7 +202,7 @@ class FastParser {
   private arrowTop = 0;
   /** Where the scanner reads next (after the lookahead token, when there is one). */
   private pos = 0;
-  readonly comments: Comment[] = [];
+  comments: Comment[] = [];
 
   // The current token.
   private type = EOF;
@@ -502,6 +502,49 @@ class FastParser {
       if (this.type !== NEWLINE && this.type !== EOF) throw DECLINE;
     }
     return { type: "file", statements, comments: this.comments, start: 0, end: this.length };
+  }
+
+  /**
+   * Reads statements from `from` (a chunk boundary, see chunks.ts) for as long as it can: to
+   * the end of the text, or up to the statement it declines. Everything read is what
+   * `parseFile` reads there; nothing of the declined statement is kept.
+   */
+  readStatements(from: number): FastStatements {
+    this.pos = from;
+    this.hasPeek = false;
+    this.top = 0;
+    this.arrowTop = 0;
+    // A decline while scanning the first token blames `from`.
+    this.type = NEWLINE;
+    this.start = this.end = from;
+    this.comments = [];
+    const statements: Statement[] = [];
+    let end = from;
+    let previousEnd = from;
+    try {
+      this.advance();
+      for (;;) {
+        const type = this.type;
+        if (type === EOF) return { statements, comments: this.comments, end: this.length, previousEnd: end, declinedAt: undefined };
+        if (type === NEWLINE) {
+          this.advance();
+          continue;
+        }
+        const statement = this.statement();
+        if (this.type !== NEWLINE && this.type !== EOF) throw DECLINE;
+        statements.push(statement);
+        if (this.type === NEWLINE) {
+          // The chunk ends just after the line break that ends the statement's line.
+          previousEnd = end;
+          const lineBreak = this.start;
+          end = lineBreak + (this.text.charCodeAt(lineBreak) === 0x0d && this.text.charCodeAt(lineBreak + 1) === 0x0a ? 2 : 1);
+        }
+      }
+    } catch {
+      // DECLINE, or (defensively) any bug here: the caller gives the rest to chevrotain.
+      const kept = this.comments.filter((comment) => comment.start < end);
+      return { statements, comments: kept, end, previousEnd, declinedAt: Math.max(this.start, end) };
+    }
   }
 
   /**
@@ -963,6 +1006,33 @@ class FastParser {
     const { start, end } = this;
     return this.type === LBRACE ? { type: "object", members: [], start, end } : { type: "array", elements: [], start, end };
   }
+}
+
+/** What `FastParser.readStatements` read before it stopped. */
+export interface FastStatements {
+  statements: Statement[];
+  comments: Comment[];
+  /**
+   * Where reading stopped: the end of the text, or just after the line break that ends the
+   * last statement read (or where reading began, if none was).
+   */
+  end: number;
+  /** Where the chunk of the last statement read began (`end` of the one before it). */
+  previousEnd: number;
+  /**
+   * When a statement was declined: an offset at or after `end` in the chunk that holds it
+   * (or in a chunk before that one, never after).
+   */
+  declinedAt: number | undefined;
+}
+
+/**
+ * A reader of statements from chunk boundaries of one text, for text the whole-file fast
+ * path declines: the parser reads it a chunk at a time, around the chunks it cannot read.
+ */
+export function fastStatementReader(text: string): (from: number) => FastStatements {
+  const parser = new FastParser(text);
+  return (from) => parser.readStatements(from);
 }
 
 /**

@@ -6,7 +6,8 @@
  * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
  */
 export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
-export { expectedAt, parse, railroadHtml, type Expected, type ParseResult } from "./parser.js";
+export { expectedAt, parse, parseChunk, railroadHtml, type Expected, type ParseResult, type ParsedChunk } from "./parser.js";
+export { chunkEnd, splitChunks, type Chunk } from "./chunks.js";
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./format.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
@@ -19,5 +20,5 @@ export { jsonEqual } from "@wfkit/core";
 export * from "./syntax-table.js";
 export { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubject, type SubjectHint, type SourceEdit } from "./subject-pin.js";
 export type * from "./ast.js";
-export { ARROW, arrowSpan, keywordOf, keywordSpan, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetsHeldBy, valueSpanOf } from "./ast.js";
+export { ARROW, arrowSpan, keywordOf, keywordSpan, moveAllOffsets, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetHolders, offsetsHeldBy, valueSpanOf } from "./ast.js";
 export { syntheticSource, type SyntheticOptions } from "./synthetic.js";

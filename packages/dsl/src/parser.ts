@@ -79,8 +79,10 @@ import {
   StringLiteral,
   VersionLiteral,
 } from "./lexer.js";
-import { fastParse } from "./fast-parser.js";
-import { LineIndex, partitionPoint, type Span } from "./positions.js";
+import { fastParse, fastStatementReader, type FastStatements } from "./fast-parser.js";
+import { chunkEnd, continuesChain } from "./chunks.js";
+import { moveAllOffsets, type Comment } from "./ast.js";
+import { LineIndex, lineIndexOf, partitionPoint, type Span } from "./positions.js";
 import {
   BLOCKS,
   blockHolds,
@@ -1007,17 +1009,103 @@ export interface ParseResult {
  * Parses `.wf` text. Never throws; always returns a tree (possibly partial) and its syntax errors.
  *
  * Well-formed text takes the hand-written fast path (fast-parser.ts), which builds the same
- * tree without chevrotain; anything it declines (any error, or a construct it leaves alone)
- * is parsed by chevrotain, which recovers and explains.
+ * tree without chevrotain. Text it declines is read a statement chunk at a time (chunks.ts):
+ * the fast path reads every chunk it can, and only the chunks it declines go to chevrotain,
+ * which recovers and explains; one typo in a large file costs about what the file costs when
+ * valid. The result is what chevrotain gives for the whole text (a property test compares them).
  */
 export function parse(text: string): ParseResult {
-  const ast = fastParse(text);
-  if (ast) return { ast, diagnostics: [] };
-  return parseWithChevrotain(text);
+  const read = fastStatementReader(text);
+  const whole = read(0);
+  if (whole.declinedAt === undefined) return { ast: { type: "file", statements: whole.statements, comments: whole.comments, start: 0, end: text.length }, diagnostics: [] };
+  return parseByChunks(text, read, whole);
+}
+
+function parseByChunks(text: string, read: (from: number) => FastStatements, first: FastStatements): ParseResult {
+  const statements: Statement[] = [];
+  const comments: Comment[] = [];
+  const diagnostics: SourceFault[] = [];
+  // Shared with the compile of the same text (analyze.ts), which places its faults with it.
+  const lines = lineIndexOf(text);
+  let errorCount = 0;
+  let from = 0;
+  while (from < text.length) {
+    const fast = from === 0 ? first : read(from);
+    let start = fast.end;
+    // The fast path takes a line break for a statement's end where chunks.ts sees a chain
+    // continued past characters no token matches: that statement goes with the broken chunk.
+    let kept = fast.statements.length;
+    if (fast.declinedAt !== undefined && start < text.length && continuesChain(text, start)) {
+      start = fast.previousEnd;
+      kept--;
+    }
+    for (let i = 0; i < kept; i++) statements.push(fast.statements[i]!);
+    for (const comment of fast.comments) if (comment.start < start) comments.push(comment);
+    if (fast.declinedAt === undefined) break;
+    let end = chunkEnd(text, start);
+    while (end <= fast.declinedAt && end < text.length) end = chunkEnd(text, end);
+    const chunk = readChunk(text, start, end, lines);
+    errorCount += chunk.errorCount;
+    // Past the cap, the whole text's parse says where it stopped, as a chunk's cannot.
+    if (errorCount >= MAX_SYNTAX_ERRORS / 2) return parseWithChevrotain(text);
+    for (const statement of chunk.statements) statements.push(statement);
+    for (const comment of chunk.comments) comments.push(comment);
+    for (const diagnostic of chunk.diagnostics) diagnostics.push(diagnostic);
+    from = end;
+  }
+  return { ast: { type: "file", statements, comments, start: 0, end: text.length }, diagnostics };
+}
+
+/** What one chunk of a text holds, placed in the whole text. */
+export interface ParsedChunk {
+  statements: Statement[];
+  comments: Comment[];
+  /** Syntax errors, with spans and ranges in the whole text. */
+  diagnostics: SourceFault[];
+}
+
+/** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
+const MORE_FOLLOWS = "\n#";
+const NON_BLANK = /\S/g;
+
+/**
+ * Parses the chunks of `text` from `start` to `end` (chunk boundaries, see chunks.ts) as
+ * they parse inside the whole text: the same tree and syntax errors, placed in it.
+ */
+export function parseChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk {
+  const { statements, comments, diagnostics } = readChunk(text, start, end, lines);
+  return { statements, comments, diagnostics };
+}
+
+function readChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk & { errorCount: number } {
+  // Some messages are worded by whether only blanks follow ("found the end of the file"): a
+  // chunk followed by blanks alone is parsed as the end of the text, any other with a hint
+  // that more follows.
+  NON_BLANK.lastIndex = end;
+  const isLast = !NON_BLANK.test(text);
+  const chunkText = text.slice(start, end);
+  const source = isLast ? chunkText : chunkText + MORE_FOLLOWS;
+  const fast = fastParse(source);
+  const parsed = fast ? { ast: fast, diagnostics: [], errorCount: 0 } : chevrotainParse(source);
+  const comments = isLast ? parsed.ast.comments : parsed.ast.comments.filter((comment) => comment.start < chunkText.length);
+  const { statements } = parsed.ast;
+  const diagnostics = parsed.diagnostics;
+  moveAllOffsets([statements, comments, diagnostics], start);
+  for (const diagnostic of diagnostics) {
+    diagnostic.range = lines.rangeOf(diagnostic.span);
+    if (diagnostic.related) for (const related of diagnostic.related) related.range = lines.rangeOf(related.span);
+  }
+  return { statements, comments, diagnostics, errorCount: parsed.errorCount };
 }
 
 /** The reference path: chevrotain's lexer and parser with error recovery. Exported for tests. */
 export function parseWithChevrotain(text: string): ParseResult {
+  const { ast, diagnostics } = chevrotainParse(text);
+  return { ast, diagnostics };
+}
+
+/** `parseWithChevrotain`, and how many errors the parser counted towards `MAX_SYNTAX_ERRORS`. */
+function chevrotainParse(text: string): ParseResult & { errorCount: number } {
   const lexed = lex(text);
   markNewlines(lexed.tokens);
   const tokens = dropContinuationNewlines(lexed.tokens);
@@ -1034,7 +1122,8 @@ export function parseWithChevrotain(text: string): ParseResult {
     diagnostics.push(sourceFault(lines, DSL_CODES.syntax, message, at));
   };
   for (const problem of lexed.problems) syntaxError({ start: problem.offset, end: problem.offset + problem.length }, problem.message);
-  for (const error of parser.errors) {
+  const errors = parser.errors;
+  for (const error of errors) {
     // Stopping early leaves input unread on purpose: the summary below says so instead.
     if (parser.stoppedAt && error.name === "NotAllInputParsedException") continue;
     syntaxError(errorSpan(error, text), error.message);
@@ -1056,7 +1145,7 @@ export function parseWithChevrotain(text: string): ParseResult {
       seen.add(diagnostic.span.start);
       return true;
     });
-  return { ast, diagnostics: capSyntaxErrors(unique, parser.stoppedAt, lines) };
+  return { ast, diagnostics: capSyntaxErrors(unique, parser.stoppedAt, lines), errorCount: errors.length + parser.problems.length };
 }
 
 /**

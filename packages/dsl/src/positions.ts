@@ -105,6 +105,13 @@ export class LineIndex {
     if (this.lineStarts) return this.lineStarts;
     const text = this.text;
     const starts = [0];
+    // Most texts end lines with `\n` alone: then the native search finds them, several times
+    // faster than a loop over every character.
+    if (text.indexOf("\r") < 0) {
+      for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+      this.lineStarts = starts;
+      return starts;
+    }
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code === CARRIAGE_RETURN) {

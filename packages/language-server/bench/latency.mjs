@@ -7,7 +7,7 @@
 // or disappears).
 //
 // Run after `npm run build`:
-//   node packages/language-server/bench/latency.mjs [--keystrokes 100] [--warmup 40] [--sizes 100,1000,10000] [--debounce 150,0]
+//   node packages/language-server/bench/latency.mjs [--keystrokes 100] [--warmup 40] [--sizes 100,1000,10000] [--debounce 150,0] [--server dist/server.mjs]
 // The debounce adapts (0 ms while a check takes under a frame, else about the check's cost,
 // capped by `wfkit.diagnostics.debounceMs`); both the default cap and 0 are measured and the
 // wait the server chose is reported separately.
@@ -18,12 +18,13 @@ import { fileURLToPath } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
 import { generate } from "./generate.mjs";
 
-const SERVER = fileURLToPath(new URL("../dist/server.mjs", import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
   return index >= 0 ? args[index + 1] : fallback;
 };
+// Another build of the server (an older one, for a before/after comparison) with --server.
+const SERVER = option("server", fileURLToPath(new URL("../dist/server.mjs", import.meta.url)));
 const KEYSTROKES = Number(option("keystrokes", 100));
 // Keystrokes sent first and not measured: the first checks run before V8 has optimised the
 // checker, and an editor session is warm after its first few edits.

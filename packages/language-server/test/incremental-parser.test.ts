@@ -5,35 +5,11 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "@wfkit/dsl";
 import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
-import { splitChunks } from "../src/service/wf/chunks.js";
 import { LineMap, applyChanges, composeRegions, type TextEditRegion } from "../src/service/text.js";
 import { applyEdit, prng, randomEdit, SAMPLE_WF } from "./support/random-edits.js";
 
 const EDITS = Number(process.env.WFKIT_EQUIVALENCE_EDITS ?? 600);
 const SEED = Number(process.env.WFKIT_EQUIVALENCE_SEED ?? 20261121);
-
-describe("splitChunks", () => {
-  it("cuts at line ends outside brackets, strings and comments", () => {
-    const text = 'a -> b\npart p = x@1 {\n  job j@1\n}\n# { not a brace\nsubject s = company "{" "x"\nc -> d';
-    expect(splitChunks(text).map((chunk) => chunk.text)).toEqual(["a -> b\n", "part p = x@1 {\n  job j@1\n}\n", "# { not a brace\n", 'subject s = company "{" "x"\n', "c -> d"]);
-  });
-
-  it("keeps a chain continued on a line starting with -> in one chunk, even across comments", () => {
-    expect(splitChunks("a -> b\n  # more\n  -> c\nd -> e\n").map((chunk) => chunk.text)).toEqual(["a -> b\n  # more\n  -> c\n", "d -> e\n"]);
-  });
-
-  it("runs an unclosed brace to the end of the text, as the parser reads it", () => {
-    expect(splitChunks("part p = x@1 {\na -> b\n").map((chunk) => chunk.text)).toEqual(["part p = x@1 {\na -> b\n"]);
-  });
-
-  it("treats \\r\\n and \\r as line ends and keeps the text whole", () => {
-    const text = "a -> b\r\nc -> d\re -> f";
-    const chunks = splitChunks(text);
-    expect(chunks.map((chunk) => chunk.text)).toEqual(["a -> b\r\n", "c -> d\r", "e -> f"]);
-    expect(chunks.map((chunk) => chunk.text).join("")).toBe(text);
-    expect(chunks.map((chunk) => chunk.start)).toEqual([0, 8, 15]);
-  });
-});
 
 describe("IncrementalParser", () => {
   it("reparses only the statements around an edit", () => {
@@ -44,7 +20,7 @@ describe("IncrementalParser", () => {
     const result = parser.update(edited, new LineMap(edited), { start: at, oldEnd: at + 1, newEnd: at + 1 });
     // The edited statement and the one before it (a restart point that cannot move).
     expect(result.parsedChunks).toBe(2);
-    expect(result.totalChunks).toBeGreaterThan(10);
+    expect(result.totalChunks).toBeGreaterThanOrEqual(10);
     expect(result.ast).toEqual(parse(edited).ast);
   });
 
@@ -68,7 +44,11 @@ describe("IncrementalParser", () => {
       if (text.length > 2_500) {
         text = SAMPLE_WF;
         incremental = parser.reset(text, new LineMap(text));
-      } else incremental = parser.update(text, new LineMap(text), region!);
+      } else {
+        // Readied in idle time, wholly or in part, or not at all (then the edit splits the parse).
+        if (random() < 0.4) for (let steps = 1 + Math.floor(random() * 4); steps > 0 && !parser.prepare(3); steps--);
+        incremental = parser.update(text, new LineMap(text), region!);
+      }
       const full = parse(text);
       // Serialised comparison first (fast); the structural diff only when they differ.
       const same = JSON.stringify([incremental.ast, incremental.diagnostics]) === JSON.stringify([full.ast, full.diagnostics]);

@@ -6,6 +6,7 @@ import { catalogueAt } from "../catalogue-file.js";
 import { CliError, describeFsError, UsageError } from "../errors.js";
 import { displayPathOf } from "../files.js";
 import type { Io } from "../io.js";
+import { loadService } from "../siblings.js";
 import { serveSpec } from "./specs.js";
 
 type ServiceModule = typeof import("@wfkit/service");
@@ -42,7 +43,7 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
   const catalogueFile = resolve("catalogue");
 
   // Loaded only here: the HTTP server and the WebAssembly SQLite are most of its weight.
-  const service: ServiceModule = await import("@wfkit/service");
+  const service: ServiceModule = await loadService();
   const catalogue = catalogueAt(catalogueFile, io.cwd);
   const load = <T>(flag: string, what: string, loader: (value: unknown, shown: string) => T): T | undefined => {
     const file = resolve(flag);

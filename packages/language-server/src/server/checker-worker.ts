@@ -25,13 +25,36 @@ export function runCheckerWorker(): void {
   let flushScheduled = false;
   const report = (message: CheckerReport) => port.postMessage(message);
 
+  /** Documents whose next edit can be readied while the thread is idle. */
+  const preparing = new Set<string>();
+  let prepareScheduled = false;
+  // One step per turn of the event loop, so that a message that arrives meanwhile waits for
+  // a step (a few milliseconds), not for the whole.
+  const prepareStep = () => {
+    prepareScheduled = false;
+    for (const uri of preparing) {
+      if (documents.get(uri)?.prepareForEdits() ?? true) preparing.delete(uri);
+      break;
+    }
+    if (preparing.size > 0 && !flushScheduled) {
+      prepareScheduled = true;
+      setImmediate(prepareStep);
+    }
+  };
+
   const flush = () => {
     flushScheduled = false;
     for (const uri of pending) {
       const document = documents.get(uri);
-      if (document) report(checkReport(service, document));
+      if (!document) continue;
+      report(checkReport(service, document));
+      preparing.add(uri);
     }
     pending.clear();
+    if (preparing.size > 0 && !prepareScheduled) {
+      prepareScheduled = true;
+      setImmediate(prepareStep);
+    }
   };
 
   const apply = (message: CheckerMessage): void => {
@@ -79,3 +102,4 @@ export function runCheckerWorker(): void {
     }
   });
 }
+

@@ -96,6 +96,16 @@ export class WfkitDocument {
     return this.parseResult;
   }
 
+  /**
+   * Readies this document's next edit a step at a time while nothing else is asked (see
+   * IncrementalParser.prepare). True when there is nothing (more) to do.
+   */
+  prepareForEdits(): boolean {
+    const parser = this.history?.parser;
+    if (!parser || !this.parseResult || parser.current !== this.parseResult) return true;
+    return parser.prepare();
+  }
+
   /** The `.wf` syntax tree (undefined for JSON). */
   get ast(): WfFile | undefined {
     return this.language === "wf" ? this.parsed.ast : undefined;

@@ -11,11 +11,10 @@
  *   gate or destination, and the catalogue's subjects for `subject x = company |`.
  */
 import { indexCatalogue } from "@wfkit/core";
-import { expectedAt, printName, STATEMENTS, VALUE_WORDS, type Expected, type NameRole, type StatementKeyword } from "@wfkit/dsl";
+import { chunkEnd, expectedAt, printName, STATEMENTS, VALUE_WORDS, type Expected, type NameRole, type StatementKeyword } from "@wfkit/dsl";
 import type { WfkitDocument } from "../document.js";
 import { compiledOf, graphOf, isLegalEdge } from "../graph.js";
 import type { CompletionItem, Position, Range } from "../types.js";
-import { chunkEnd } from "../wf/chunks.js";
 import { describeCatalogueSubject, describePart, partDetail } from "./describe.js";
 import { completeSignalsJson } from "./signals-json.js";
 

@@ -1,13 +1,12 @@
 /**
  * Incremental `.wf` parsing: only the statements an edit touches are parsed again.
  *
- * The text is kept as a list of statement chunks (chunks.ts), each with its syntax trees and
- * syntax faults. After an edit, chunking restarts at the last statement before the edit and
- * runs forward until it meets an old chunk boundary past the edit; only the chunks in
- * between are parsed (with the DSL's `parse`: the fast path, chevrotain where it declines),
- * and the chunks after them are reused, their offsets shifted in place. Cost: the edited
- * statements plus one pass over the spans after the edit, instead of lexing and parsing the
- * whole file.
+ * The text is kept as a list of statement chunks (the DSL's chunks.ts), each with its syntax
+ * trees and syntax faults. After an edit, chunking restarts at the last statement before the
+ * edit and runs forward until it meets an old chunk boundary past the edit; only the chunks
+ * in between are parsed (the DSL's `parseChunk`), and the chunks after them are reused,
+ * their offsets shifted in place. Cost: the edited statements plus one pass over the spans after the edit,
+ * instead of lexing and parsing the whole file.
  *
  * Shifting in place means a parser belongs to one document's history: once a newer version
  * is parsed, the trees of older versions are no longer valid.
@@ -15,8 +14,7 @@
  * The result is exactly what `parse(text)` gives for the whole text (trees and syntax faults);
  * a test compares the two after thousands of random edits.
  */
-import { moveOffsets, offsetsHeldBy, parse, partitionPoint, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
-import { chunkEnd } from "./chunks.js";
+import { chunkEnd, LineIndex, moveOffsets, offsetHolders, parse, parseChunk, partitionPoint, type SourceFault, type Span, type Statement, type WfFile } from "@wfkit/dsl";
 import type { LineMap, TextEditRegion } from "../text.js";
 
 type Comment = WfFile["comments"][number];
@@ -29,28 +27,38 @@ interface ParsedChunk {
   /** Syntax faults, spans in document offsets (ranges are recomputed when placed). */
   readonly faults: SourceFault[];
   /**
-   * Every object of the chunk that holds offsets (see collectOffsets), once each, and which
-   * offsets each one holds (`holds[i]`, from the DSL's offsetsHeldBy): shifting walks these
-   * lists rather than the tree, and touches only the fields an object has.
+   * Every object of the chunk that holds offsets, once each, and which offsets each one holds
+   * (`holds[i]`, from the DSL's offsetHolders): shifting walks these lists rather than the
+   * tree, and touches only the fields an object has. Found when the chunk is first shifted:
+   * a document that is opened and never edited (or edited only near its end) never pays it.
    */
-  readonly holders: Record<string, unknown>[];
-  readonly holds: Int32Array;
+  holders?: Record<string, unknown>[];
+  holds?: Int32Array;
 }
 
 export interface ParseResult {
   ast: WfFile;
   /** Syntax faults with ranges in the whole text. */
   diagnostics: SourceFault[];
-  /** How many chunks were parsed for this version (the rest were reused): for tests and benchmarks. */
+  /** How many chunks were parsed for this version (the rest were reused; all after `reset`): for tests and benchmarks. */
   parsedChunks: number;
+  /** How many chunks the text has (0 after `reset`: a whole parse is split into chunks when first edited). */
   totalChunks: number;
 }
 
-/** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
-const MORE_FOLLOWS = "\n#";
+/** How many chunks `prepare` readies per call: a few milliseconds of work. */
+const PREPARE_STEP = 2_000;
 
 export class IncrementalParser {
   private chunks: ParsedChunk[] = [];
+  /**
+   * A whole parse not yet split into chunks: opening a document costs its parse alone, and
+   * the split (and each chunk's offset holders) is made by `prepare` when the thread is idle,
+   * or by the first edit.
+   */
+  private unsplit: { text: string; ast: WfFile; faults: SourceFault[] } | undefined;
+  /** Chunks before this one have their offset holders (see `prepare`). */
+  private preparedTo = 0;
   private parsedChunks = 0;
   /** How many chunks have syntax faults (none, usually: then no chunk is visited to place them). */
   private faultyChunks = 0;
@@ -60,18 +68,45 @@ export class IncrementalParser {
   /** Parses a whole text (on open, or when the whole text is replaced). */
   reset(text: string, lines: LineMap): ParseResult {
     const full = parse(text);
-    this.chunks = distribute(text, full.ast, full.diagnostics);
+    this.chunks = [];
+    this.unsplit = { text, ast: full.ast, faults: full.diagnostics };
+    this.preparedTo = 0;
+    this.faultyChunks = 0;
+    // Copies, as `result` gives: the chunks will move the originals on later edits.
+    const diagnostics = full.diagnostics.map((fault) => placeAt(fault, lines));
+    this.current = { ast: { type: "file", statements: full.ast.statements, comments: full.ast.comments, start: 0, end: text.length }, diagnostics, parsedChunks: 0, totalChunks: 0 };
+    return this.current;
+  }
+
+  /**
+   * Readies the next edit ahead of time, a step at a time: splits a whole parse into chunks,
+   * then finds each chunk's offset holders. True when nothing is left to do.
+   */
+  prepare(step = PREPARE_STEP): boolean {
+    this.split();
+    const chunks = this.chunks;
+    const stop = Math.min(chunks.length, this.preparedTo + step);
+    for (let i = this.preparedTo; i < stop; i++) findHolders(chunks[i]!);
+    this.preparedTo = stop;
+    return stop >= chunks.length;
+  }
+
+  private split(): void {
+    const unsplit = this.unsplit;
+    if (!unsplit) return;
+    this.unsplit = undefined;
+    this.chunks = distribute(unsplit.text, unsplit.ast, unsplit.faults);
     this.faultyChunks = this.chunks.filter((chunk) => chunk.faults.length > 0).length;
-    this.parsedChunks = this.chunks.length;
-    return this.result(text, lines);
   }
 
   /** Parses the text after one edit of the text last parsed. */
   update(text: string, lines: LineMap, region: TextEditRegion): ParseResult {
+    // An edit over most of the text (a paste over everything): one whole parse is cheaper
+    // than many chunk parses.
+    if (region.newEnd - region.start > text.length / 2) return this.reset(text, lines);
+    this.split();
     const chunks = this.chunks;
-    // A new text, or an edit of most of it (a paste over everything): one whole parse is
-    // cheaper than many chunk parses.
-    if (chunks.length === 0 || region.newEnd - region.start > text.length / 2) return this.reset(text, lines);
+    if (chunks.length === 0) return this.reset(text, lines);
     const delta = region.newEnd - region.oldEnd;
 
     // Restart at the last chunk before the edit that holds a statement: a boundary there
@@ -86,7 +121,7 @@ export class IncrementalParser {
     let reuseFrom = chunks.length;
     for (;;) {
       const end = chunkEnd(text, start);
-      fresh.push(parseChunk(text, start, end));
+      fresh.push(parseChunkAt(text, start, end, lines));
       start = end;
       if (start >= text.length) break;
       if (start < region.newEnd) continue;
@@ -123,6 +158,10 @@ export class IncrementalParser {
     // In place when few chunks change (no copy of the list); a splice's arguments are bounded.
     if (fresh.length <= 1_000) chunks.splice(first, reuseFrom - first, ...fresh);
     else this.chunks = chunks.slice(0, first).concat(fresh, chunks.slice(reuseFrom));
+    // Fresh chunks get their holders when first moved (they are few); the chunks after them
+    // keep theirs, so readiness is only renumbered.
+    if (this.preparedTo >= reuseFrom) this.preparedTo += fresh.length - (reuseFrom - first);
+    else this.preparedTo = Math.min(this.preparedTo, first);
     this.parsedChunks = fresh.length;
     return this.result(
       text,
@@ -165,39 +204,32 @@ function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
   return Math.max(0, partitionPoint(chunks.length, (i) => chunks[i]!.start <= offset) - 1);
 }
 
-const NON_BLANK = /\S/g;
-
-function parseChunk(text: string, start: number, end: number): ParsedChunk {
-  // The parser words some messages by whether only blanks follow ("found the end of the
-  // file"): a chunk followed by blank lines alone is parsed as the end of the text.
-  NON_BLANK.lastIndex = end;
-  const isLast = !NON_BLANK.test(text);
-  const chunkText = text.slice(start, end);
-  const result = parse(isLast ? chunkText : chunkText + MORE_FOLLOWS);
-  const comments = isLast ? result.ast.comments : result.ast.comments.filter((comment) => comment.start < chunkText.length);
-  const chunk = makeChunk(0, chunkText.length, result.ast.statements, comments, result.diagnostics);
-  shift(chunk, start);
-  return chunk;
-}
-
-function makeChunk(start: number, end: number, statements: Statement[], comments: Comment[], faults: SourceFault[]): ParsedChunk {
-  const found = new Map<Record<string, unknown>, number>();
-  collectOffsets([statements, comments, faults], found);
-  return { start, end, statements, comments, faults, holders: [...found.keys()], holds: Int32Array.from(found.values()) };
+function parseChunkAt(text: string, start: number, end: number, lines: LineMap): ParsedChunk {
+  const { statements, comments, diagnostics } = parseChunk(text, start, end, new LineIndex(text, lines.lineStarts));
+  return { start, end, statements, comments, faults: diagnostics };
 }
 
 /**
  * Moves a chunk by `delta`. This runs on every keystroke for every chunk after the edit
  * (half of a large file, on average), over objects of a dozen shapes spread over the heap:
  * each visit costs tens of nanoseconds, so each object is visited once, and only the fields
- * it holds are touched (asked once, when the chunk was made; see moveOffsets).
+ * it holds are touched (asked once, when the chunk is first moved; see moveOffsets).
  */
 function shift(chunk: ParsedChunk, delta: number): void {
   if (delta === 0) return;
-  const { holders, holds } = chunk;
+  const { holders, holds } = findHolders(chunk);
   for (let i = 0; i < holders.length; i++) moveOffsets(holders[i]!, holds[i]!, delta);
   chunk.start += delta;
   chunk.end += delta;
+}
+
+function findHolders(chunk: ParsedChunk): { holders: Record<string, unknown>[]; holds: Int32Array } {
+  if (!chunk.holders || !chunk.holds) {
+    const found = offsetHolders([chunk.statements, chunk.comments, chunk.faults]);
+    chunk.holders = [...found.keys()];
+    chunk.holds = Int32Array.from(found.values());
+  }
+  return { holders: chunk.holders, holds: chunk.holds };
 }
 
 /** Splits a whole-text parse into chunks, by the chunk boundaries of the text. */
@@ -217,7 +249,7 @@ function distribute(text: string, ast: WfFile, faults: SourceFault[]): ParsedChu
     while (s < ast.statements.length && inChunk(ast.statements[s]!)) statements.push(ast.statements[s++]!);
     while (c < ast.comments.length && inChunk(ast.comments[c]!)) comments.push(ast.comments[c++]!);
     while (f < faults.length && inChunk(faults[f]!.span)) chunkFaults.push(faults[f++]!);
-    chunks.push(makeChunk(start, end, statements, comments, chunkFaults));
+    chunks.push({ start, end, statements, comments, faults: chunkFaults });
     start = end;
   } while (start < text.length);
   return chunks;
@@ -230,27 +262,3 @@ function placeAt(fault: SourceFault, lines: LineMap): SourceFault {
   return placed;
 }
 
-/**
- * Finds every object holding offsets in a syntax tree (and in faults), with the offsets each
- * holds: the tree's elements, which carry `start` and `end` themselves, plain span objects (a
- * fault's), and elements with offsets in other number fields (a bracket, an `=`). The tree is
- * walked generically and the DSL says which offsets an object holds (offsetsHeldBy), so new
- * syntax needs no change here. Faults' `range` objects hold line/character positions, not
- * offsets, and are skipped.
- */
-function collectOffsets(value: unknown, found: Map<Record<string, unknown>, number>): void {
-  if (value === null || typeof value !== "object") return;
-  if (Array.isArray(value)) {
-    for (const element of value) collectOffsets(element, found);
-    return;
-  }
-  const record = value as Record<string, unknown>;
-  if (found.has(record)) return;
-  const held = offsetsHeldBy(record);
-  if (held !== 0) found.set(record, held);
-  for (const key in record) {
-    if (key === "range") continue;
-    const field = record[key];
-    if (field !== null && typeof field === "object") collectOffsets(field, found);
-  }
-}

@@ -1,5 +1,8 @@
 /**
- * Splits `.wf` text into statement chunks: the unit of incremental reparsing.
+ * Statement chunks: `.wf` text cut where no statement can run across, so that each piece
+ * parses on its own exactly as inside the whole text. The parser reads broken text a chunk
+ * at a time (only the chunks the fast path declines go to chevrotain), and the language
+ * server reparses only the chunks an edit touches.
  *
  * A `.wf` statement ends at the end of its line unless a `{` or `[` is still open (blocks,
  * lists and JSON literals run over lines). So a line break with no bracket open is a boundary
@@ -11,9 +14,10 @@
  * An unclosed `{` keeps the depth above 0 to the end of the text, so everything after it is
  * one chunk, exactly as the full parser would read it. And a line starting with `->`
  * continues the chain above it (blank and comment lines between do not matter), so no
- * boundary falls before such a line either.
+ * boundary falls before such a line either. Blank and comment lines after a statement belong
+ * to its chunk: a chunk ends where the line of the next token begins.
  */
-import { BLANKS, COMMENT_START, NAME_CHAR } from "@wfkit/dsl";
+import { BLANKS, COMMENT_START, NAME_CHAR } from "./syntax-table.js";
 
 export interface Chunk {
   /** Offset of the chunk's first character in the document. */
@@ -81,8 +85,18 @@ export function chunkEnd(text: string, start: number): number {
     else if (code === LF || code === CR) {
       if (code === CR && text.charCodeAt(i + 1) === LF) i++;
       i++;
-      if (open.length === 0 && !continuesChain(text, i)) return i;
-      continue;
+      if (open.length > 0) continue;
+      // What follows up to the next token is blanks, comments and characters no token
+      // matches: no bracket, no string. A chain continued there goes on from its arrow;
+      // else the chunk ends at the line of that token, keeping the lines before it (so
+      // the next chunk is never scanned from each of many comment lines: linear).
+      const token = nextTokenAt(text, i);
+      if (token >= length) return length;
+      if (isArrowAt(text, token)) {
+        i = token;
+        continue;
+      }
+      return lineStartOf(text, token, i);
     }
     i++;
   }
@@ -92,11 +106,22 @@ export function chunkEnd(text: string, start: number): number {
 const BLANK_CODES = new Set([...BLANKS].map((blank) => blank.charCodeAt(0)));
 
 /**
- * True when the next token from `offset` is `->`, as the lexer would find it: blanks, line
- * breaks and comments are skipped, and so are characters no token matches (the lexer
+ * True when the next token from `offset` is `->`, as the lexer would find it (see nextTokenAt).
+ */
+export function continuesChain(text: string, offset: number): boolean {
+  return isArrowAt(text, nextTokenAt(text, offset));
+}
+
+function isArrowAt(text: string, offset: number): boolean {
+  return text.charCodeAt(offset) === MINUS && text.charCodeAt(offset + 1) === GREATER;
+}
+
+/**
+ * Where the lexer's next token from `offset` begins (the text's length if none does): blanks,
+ * line breaks and comments are skipped, and so are characters no token matches (the lexer
  * reports and skips them, so `> -> b` on a line still continues the chain above).
  */
-function continuesChain(text: string, offset: number): boolean {
+function nextTokenAt(text: string, offset: number): number {
   let i = offset;
   const length = text.length;
   while (i < length) {
@@ -105,13 +130,22 @@ function continuesChain(text: string, offset: number): boolean {
     else if (code === HASH) while (i < length && text.charCodeAt(i) !== LF && text.charCodeAt(i) !== CR) i++;
     else if (code === MINUS) {
       const next = text.charCodeAt(i + 1);
-      if (next === GREATER) return true;
-      if (next >= 48 && next <= 57) return false; // a negative number
-      i++; // a lone `-` matches no token
-    } else if (startsToken(code)) return false;
+      // An arrow, or a negative number; a lone `-` matches no token.
+      if (next === GREATER || (next >= 48 && next <= 57)) return i;
+      i++;
+    } else if (startsToken(code)) return i;
     else i++;
   }
-  return false;
+  return length;
+}
+
+/** The start of the line holding `offset`, at `floor` or after it (a line start itself). */
+function lineStartOf(text: string, offset: number, floor: number): number {
+  for (let i = offset; i > floor; i--) {
+    const code = text.charCodeAt(i - 1);
+    if (code === LF || code === CR) return i;
+  }
+  return floor;
 }
 
 const MINUS = 45;

@@ -1,0 +1,85 @@
+/**
+ * The launcher (src/launch.ts) runs the CLI's bundle with V8's code cache kept beside it. A
+ * copy of the built launcher and bundle in a temporary directory is run as a process, so the
+ * cache it writes stays there.
+ */
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRoot, ensureBuilt } from "./built-cli.js";
+
+let dir: string;
+let cache: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(path.join(os.tmpdir(), "wfkit-launch-"));
+  for (const name of ["wfkit.mjs", "cli.cjs"]) copyFileSync(path.join(cliRoot, "dist", "bundle", name), path.join(dir, name));
+  writeFileSync(path.join(dir, "ok.wf"), "trigger start on_demand\ndestination out standalone\nstart -> out\n");
+  cache = path.join(dir, "cli.cjs.cache");
+});
+
+afterAll(() => {
+  chmodSync(dir, 0o700);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function check(env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [path.join(dir, "wfkit.mjs"), "check", "ok.wf"], { cwd: dir, encoding: "utf8", env: { ...process.env, ...env } });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The key line the cache starts with. */
+function cacheKey(): string {
+  const contents = readFileSync(cache);
+  return contents.subarray(0, contents.indexOf(10) + 1).toString("utf8");
+}
+
+describe("the launcher's code cache", () => {
+  it("is written beside the bundle by the first run, keyed to this bundle and Node, and then read", () => {
+    rmSync(cache, { force: true });
+    const first = check();
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain("1 file checked: no problems");
+    const { size, mtimeMs } = statSync(path.join(dir, "cli.cjs"));
+    expect(cacheKey()).toMatch(new RegExp(`^wfkit \\S+ ${size} ${mtimeMs} ${process.version} ${process.arch}\\n$`));
+    expect(statSync(cache).size).toBeGreaterThan(100_000);
+    const written = statSync(cache).mtimeMs;
+    const second = check();
+    expect(second.status).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    // Accepted, so not written again.
+    expect(statSync(cache).mtimeMs).toBe(written);
+  });
+
+  it("replaces a cache made for another build, or one that V8 refuses, and runs the same", () => {
+    const good = readFileSync(cache);
+    const key = cacheKey();
+    writeFileSync(cache, Buffer.concat([Buffer.from(key.replace(/ \d+ /, " 1 ")), good.subarray(key.length)]));
+    expect(check().status).toBe(0);
+    expect(cacheKey()).toBe(key);
+    writeFileSync(cache, Buffer.concat([Buffer.from(key), Buffer.alloc(5_000, 7)]));
+    const refused = check();
+    expect(refused.status, refused.stderr).toBe(0);
+    expect(refused.stderr).toBe("");
+    expect(readFileSync(cache).subarray(key.length).equals(Buffer.alloc(5_000, 7))).toBe(false);
+  });
+
+  it("is neither read nor written with WFKIT_CODE_CACHE=0, and its absence where it cannot be written is no error", () => {
+    rmSync(cache, { force: true });
+    expect(check({ WFKIT_CODE_CACHE: "0" }).status).toBe(0);
+    expect(existsSync(cache)).toBe(false);
+    if (process.getuid?.() === 0) return; // root writes anywhere
+    chmodSync(dir, 0o500);
+    try {
+      const run = check();
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(existsSync(cache)).toBe(false);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+});
