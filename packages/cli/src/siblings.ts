@@ -19,3 +19,7 @@ export function loadService(): Promise<typeof import("@wfkit/service")> {
 export function loadLanguageServer(): Promise<{ startServer?: unknown }> {
   return launcherImport ? (launcherImport("./lsp.mjs") as Promise<{ startServer?: unknown }>) : import("@wfkit/language-server");
 }
+
+export function loadPlaygroundFiles(): Promise<typeof import("wfkit:playground-files")> {
+  return launcherImport ? (launcherImport("./playground.mjs") as Promise<typeof import("wfkit:playground-files")>) : import("wfkit:playground-files");
+}

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { booleanFlag, countFlag, parseCommandArgs } from "../args.js";
 import { CliError, UsageError } from "../errors.js";
 import type { Io } from "../io.js";
+import { loadPlaygroundFiles } from "../siblings.js";
 import { playgroundSpec } from "./specs.js";
 
 const DEFAULT_PLAYGROUND_PORT = 8788;
@@ -61,7 +62,7 @@ export async function runPlayground(argv: readonly string[], io: Io): Promise<nu
   const json = booleanFlag(args, "json");
 
   // Loaded only here: the page's scripts are about 2 MB.
-  const { playgroundFiles } = await import("wfkit:playground-files");
+  const { playgroundFiles } = await loadPlaygroundFiles();
   const server = createServer(playgroundHandler(playgroundFiles));
   try {
     await new Promise<void>((resolve, reject) => {
