@@ -1,3 +1,4 @@
+/// <reference path="./playground-files.d.ts" />
 /**
  * The parts of wfkit bundled apart from the CLI (see scripts/bundles.mjs), each loaded only by
  * the command that needs it. In the CLI's bundle, which runs as a script compiled with V8's
