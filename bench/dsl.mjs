@@ -14,7 +14,7 @@ export function benchDsl(sizes) {
   for (const nodes of sizes) {
     const { json, wf } = wfTextFor(nodes);
     const compiled = compile(wf);
-    if (compiled.diagnostics.some((d) => d.severity === "error")) throw new Error(`benchmark .wf of ${nodes} nodes does not compile`);
+    if (compiled.faults.some((d) => d.severity === "error")) throw new Error(`benchmark .wf of ${nodes} nodes does not compile`);
     const m = compare(
       { parse: () => parse(wf), compile: () => compile(wf), jsonParse: () => JSON.parse(json) },
       { rounds: roundsFor(nodes), warmup: nodes >= 1_000_000 ? 1 : 3 },
@@ -45,7 +45,7 @@ export function benchBrokenText(nodes) {
   const lines = wf.split("\n");
   const middle = lines.findIndex((line, i) => i >= lines.length / 2 && line.includes(" -> "));
   const broken = [...lines.slice(0, middle), lines[middle].replace(" -> ", " -> -> "), ...lines.slice(middle + 1)].join("\n");
-  if (parse(broken).diagnostics.length !== 1) throw new Error("the broken benchmark text should have exactly one syntax error");
+  if (parse(broken).faults.length !== 1) throw new Error("the broken benchmark text should have exactly one syntax error");
   const m = compare(
     { valid: () => parse(wf), broken: () => parse(broken), validAnalysis: () => analyzeSource(wf, "wf"), brokenAnalysis: () => analyzeSource(broken, "wf") },
     { rounds: roundsFor(nodes), warmup: 3 },

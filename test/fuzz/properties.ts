@@ -106,7 +106,7 @@ const analyseAnyText: NamedProperty<string> = {
     compile(text);
     const formatted = format(text);
     // Nothing lost: a text the formatter cannot read comes back exactly as it was.
-    if (formatted.diagnostics.some((diagnostic) => diagnostic.severity === "error")) expect(formatted.text).toBe(text);
+    if (formatted.faults.some((diagnostic) => diagnostic.severity === "error")) expect(formatted.text).toBe(text);
     expectPrototypesUnchanged(before);
   },
 };
@@ -181,7 +181,7 @@ const decompileAnyJson: NamedProperty<unknown> = {
     const before = prototypeSnapshot();
     const text = decompile(value);
     const compiled = compile(text);
-    expect(compiled.diagnostics.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
+    expect(compiled.faults.filter((diagnostic) => diagnostic.severity === "error")).toEqual([]);
     expect(jsonEqual(compiled.definition, value)).toBe(true);
     expectPrototypesUnchanged(before);
   },

@@ -50,7 +50,7 @@ describe("text with a syntax error on every line", () => {
     try {
       const copiedFor = (lines: number) => {
         copied = 0;
-        expect(parseWithChevrotain(errorDense(lines)).diagnostics.length).toBeGreaterThanOrEqual(lines);
+        expect(parseWithChevrotain(errorDense(lines)).faults.length).toBeGreaterThanOrEqual(lines);
         return copied;
       };
       const small = copiedFor(150);
@@ -73,22 +73,22 @@ describe("text with a syntax error on every line", () => {
       const small = at(MAX_SYNTAX_ERRORS * 2);
       const large = at(MAX_SYNTAX_ERRORS * 8);
       for (const result of [small, large]) {
-        expect(result.diagnostics).toHaveLength(MAX_SYNTAX_ERRORS + 1);
-        const summary = result.diagnostics.at(-1)!;
+        expect(result.faults).toHaveLength(MAX_SYNTAX_ERRORS + 1);
+        const summary = result.faults.at(-1)!;
         expect(summary.code).toBe("syntax");
         expect(summary.message).toMatch(/^too many syntax errors: stopped after 1,000, and the text from line \d+ on was not checked; fix the errors above and check again$/);
-        expect(summary.range.start.line).toBeGreaterThan(result.diagnostics.at(-2)!.range.start.line - 1);
+        expect(summary.range.start.line).toBeGreaterThan(result.faults.at(-2)!.range.start.line - 1);
       }
       // The work done (statements read) does not grow with the text past the cap.
       expect(large.ast.statements.length).toBe(small.ast.statements.length);
-      expect(large.diagnostics.map((d) => d.message)).toEqual(small.diagnostics.map((d) => d.message));
+      expect(large.faults.map((d) => d.message)).toEqual(small.faults.map((d) => d.message));
     });
   }
 
   it("reports every error of a text below the cap, and no summary", () => {
     const result = parse(errorDense(MAX_SYNTAX_ERRORS - 10));
-    expect(result.diagnostics).toHaveLength(MAX_SYNTAX_ERRORS - 10);
-    expect(result.diagnostics.some((d) => d.message.startsWith("too many syntax errors"))).toBe(false);
+    expect(result.faults).toHaveLength(MAX_SYNTAX_ERRORS - 10);
+    expect(result.faults.some((d) => d.message.startsWith("too many syntax errors"))).toBe(false);
   });
 
   it("the CLI-facing analysis says the file is not ok and keeps the summary last", () => {

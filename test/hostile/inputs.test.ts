@@ -73,7 +73,7 @@ describe("binary garbage and invalid UTF-8", () => {
   it("a lone surrogate in a quoted name survives compile and decompile", () => {
     const text = VALID_WF.replace("gate floor", 'gate "f\ud800"').replace("-> floor", '-> "f\ud800"');
     const compiled = compile(text);
-    expect(compiled.diagnostics).toEqual([]);
+    expect(compiled.faults).toEqual([]);
     expect(jsonEqual(compile(decompile(compiled.definition)).definition, compiled.definition)).toBe(true);
   });
 });
@@ -206,7 +206,7 @@ describe("deep nesting (no stack overflow, the JSON path included)", () => {
 
   it("100,000 nested arrays in a .wf JSON literal are refused as in .json: one syntax error at the bracket past 2,000 levels", () => {
     const text = `node ${"[".repeat(depth)}${"]".repeat(depth)}\n`;
-    for (const faults of [parse(text).diagnostics, analyzeSource(text, "wf").faults.filter((fault) => fault.code === "syntax"), format(text).diagnostics]) {
+    for (const faults of [parse(text).faults, analyzeSource(text, "wf").faults.filter((fault) => fault.code === "syntax"), format(text).faults]) {
       expect(faults.map((fault) => [fault.code, fault.span.start])).toEqual([["syntax", 5 + 2000]]);
       expect(faults[0]!.message).toMatch(/more than 2,000 levels/);
     }

@@ -9,7 +9,7 @@ describe("the lexer on pathological text", () => {
     // Found by test/fuzz/redos.mjs: each `é` in `é1eé1e…` was described separately, and each
     // description rescanned the whole word (quadratic: 3 s for 20,000 characters).
     const text = "é1e".repeat(10_000) + "\n";
-    const words = parse(text).diagnostics.filter((diagnostic) => diagnostic.message.includes("must be quoted"));
+    const words = parse(text).faults.filter((diagnostic) => diagnostic.message.includes("must be quoted"));
     expect(words).toHaveLength(1);
     expect(words[0]!.span).toEqual({ start: 0, end: 30_000 });
   });
@@ -28,7 +28,7 @@ describe("the lexer on pathological text", () => {
   });
 
   it("100,000 invalid escapes in one string: the first 1,000 are each placed, in order, and one fault counts the rest", () => {
-    const faults = parse(`trigger "${"\\q".repeat(100_000)}" on_demand\n`).diagnostics;
+    const faults = parse(`trigger "${"\\q".repeat(100_000)}" on_demand\n`).faults;
     expect(faults).toHaveLength(1_001);
     expect(faults.slice(0, 1_000).map((fault) => fault.span.start)).toEqual(Array.from({ length: 1_000 }, (_, i) => 9 + 2 * i));
     expect(faults[1_000]!.message).toBe("99,000 more syntax errors not shown (at most 1,000 are reported); fix the errors above and check again");
@@ -36,7 +36,7 @@ describe("the lexer on pathological text", () => {
 
   it("a dotted name of 100,000 segments ending in a dot is read up to the dot", () => {
     const name = "a.".repeat(100_000);
-    const faults = parse(`part p = ${name}@1\n`).diagnostics;
+    const faults = parse(`part p = ${name}@1\n`).faults;
     expect(faults).toHaveLength(1);
     expect(faults[0]!.span.start).toBe(9 + name.length - 1);
   });

@@ -72,9 +72,9 @@ export interface CompiledWfOptions extends AnalyzeOptions {
  * sound, core's faults placed through the source map, minus those at the very place of a
  * language error; all in text order.
  */
-export function analyzeCompiledWf(parsed: { ast: WfFile; diagnostics: readonly SourceFault[] }, compiled: CompiledAst, options: CompiledWfOptions = {}): SourceAnalysis {
-  const faults: SourceFault[] = [...parsed.diagnostics, ...compiled.diagnostics];
-  const hasSyntaxErrors = parsed.diagnostics.some((fault) => fault.severity === "error");
+export function analyzeCompiledWf(parsed: { ast: WfFile; faults: readonly SourceFault[] }, compiled: CompiledAst, options: CompiledWfOptions = {}): SourceAnalysis {
+  const faults: SourceFault[] = [...parsed.faults, ...compiled.faults];
+  const hasSyntaxErrors = parsed.faults.some((fault) => fault.severity === "error");
   const analysis: SourceAnalysis = {
     definition: hasSyntaxErrors ? undefined : compiled.definition,
     faults,

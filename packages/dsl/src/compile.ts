@@ -44,7 +44,7 @@ export interface CompileResult {
   definition: unknown;
   sourceMap: WfSourceMap;
   /** Syntax errors and faults of the language, in text order. */
-  diagnostics: SourceFault[];
+  faults: SourceFault[];
   ast: WfFile;
   /** The `workflow "name"` of the file: metadata for tools, never written into the JSON. */
   workflowName: string | undefined;
@@ -54,15 +54,15 @@ export interface CompileResult {
 export function compile(text: string): CompileResult {
   const parsed = parse(text);
   const compiled = compileAst(parsed.ast, text);
-  const diagnostics = [...parsed.diagnostics, ...compiled.diagnostics].sort((a, b) => a.span.start - b.span.start);
-  return { definition: compiled.definition, sourceMap: compiled.sourceMap, diagnostics, ast: parsed.ast, workflowName: compiled.workflowName };
+  const faults = [...parsed.faults, ...compiled.faults].sort((a, b) => a.span.start - b.span.start);
+  return { definition: compiled.definition, sourceMap: compiled.sourceMap, faults, ast: parsed.ast, workflowName: compiled.workflowName };
 }
 
 export interface CompiledAst {
   definition: unknown;
   sourceMap: WfSourceMap;
   /** Faults of the language (not syntax errors, which `parse` reports). */
-  diagnostics: SourceFault[];
+  faults: SourceFault[];
   workflowName: string | undefined;
 }
 
@@ -301,7 +301,7 @@ class Compiler implements FieldWriter {
       this.origins.nodes = [];
       if (this.cache) this.cache.stale = true;
       const definition = document.value ? this.valueOf(document.value) : null;
-      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.faults, workflowName };
+      return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), faults: this.faults, workflowName };
     }
 
     if (version) {
@@ -310,7 +310,7 @@ class Compiler implements FieldWriter {
     }
     const graph = this.compileGraph(workflow);
     const definition = version ? this.compileVersion(version, graph) : graph;
-    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), diagnostics: this.faults, workflowName };
+    return { definition, sourceMap: new WfSourceMap(this.text, this.origins, this.lines), faults: this.faults, workflowName };
   }
 
   // ---------------------------------------------------------------- declarations

@@ -14,29 +14,29 @@ export interface FormatResult {
   text: string;
   changed: boolean;
   /** Syntax errors that prevented formatting (empty when the text was formatted). */
-  diagnostics: SourceFault[];
+  faults: SourceFault[];
 }
 
 /** Formats `.wf` text. Text with syntax errors is returned unchanged, with the errors. */
 export function format(text: string): FormatResult {
   const parsed = parse(text);
-  const errors = parsed.diagnostics.filter((diagnostic) => diagnostic.severity === "error");
-  if (errors.length) return { text, changed: false, diagnostics: parsed.diagnostics };
+  const errors = parsed.faults.filter((fault) => fault.severity === "error");
+  if (errors.length) return { text, changed: false, faults: parsed.faults };
   const bom = text.charCodeAt(0) === 0xfeff ? "\ufeff" : "";
   // Keep the file's line ending (that of its first line break).
   const lineEnding = /\r\n|\r|\n/.exec(text)?.[0] ?? "\n";
   let printed = printFile(parsed.ast, { text });
   if (lineEnding !== "\n") printed = printed.replace(/\n/g, lineEnding);
   printed = bom + printed;
-  if (printed === text) return { text, changed: false, diagnostics: [] };
-  if (!sameMeaning(text, parsed.ast, printed)) return { text, changed: false, diagnostics: [] };
-  return { text: printed, changed: true, diagnostics: [] };
+  if (printed === text) return { text, changed: false, faults: [] };
+  if (!sameMeaning(text, parsed.ast, printed)) return { text, changed: false, faults: [] };
+  return { text: printed, changed: true, faults: [] };
 }
 
 /** The formatted text compiles to the same JSON and keeps every comment. */
 function sameMeaning(original: string, originalAst: ReturnType<typeof parse>["ast"], printed: string): boolean {
   const reparsed = parse(printed);
-  if (reparsed.diagnostics.some((diagnostic) => diagnostic.severity === "error")) return false;
+  if (reparsed.faults.some((fault) => fault.severity === "error")) return false;
   const commentTexts = (comments: { text: string }[]) => comments.map((comment) => comment.text.trimEnd()).sort();
   if (JSON.stringify(commentTexts(originalAst.comments)) !== JSON.stringify(commentTexts(reparsed.ast.comments))) return false;
   const before = compileAst(originalAst, original);

@@ -1002,7 +1002,7 @@ function sharedParser(): WfParser {
 export interface ParseResult {
   ast: WfFile;
   /** Syntax errors (code `syntax`), in text order. */
-  diagnostics: SourceFault[];
+  faults: SourceFault[];
 }
 
 /**
@@ -1017,14 +1017,14 @@ export interface ParseResult {
 export function parse(text: string): ParseResult {
   const read = fastStatementReader(text);
   const whole = read(0);
-  if (whole.declinedAt === undefined) return { ast: { type: "file", statements: whole.statements, comments: whole.comments, start: 0, end: text.length }, diagnostics: [] };
+  if (whole.declinedAt === undefined) return { ast: { type: "file", statements: whole.statements, comments: whole.comments, start: 0, end: text.length }, faults: [] };
   return parseByChunks(text, read, whole);
 }
 
 function parseByChunks(text: string, read: (from: number) => FastStatements, first: FastStatements): ParseResult {
   const statements: Statement[] = [];
   const comments: Comment[] = [];
-  const diagnostics: SourceFault[] = [];
+  const faults: SourceFault[] = [];
   // Shared with the compile of the same text (analyze.ts), which places its faults with it.
   const lines = lineIndexOf(text);
   let errorCount = 0;
@@ -1050,10 +1050,10 @@ function parseByChunks(text: string, read: (from: number) => FastStatements, fir
     if (errorCount >= MAX_SYNTAX_ERRORS / 2) return parseWithChevrotain(text);
     for (const statement of chunk.statements) statements.push(statement);
     for (const comment of chunk.comments) comments.push(comment);
-    for (const diagnostic of chunk.diagnostics) diagnostics.push(diagnostic);
+    for (const fault of chunk.faults) faults.push(fault);
     from = end;
   }
-  return { ast: { type: "file", statements, comments, start: 0, end: text.length }, diagnostics };
+  return { ast: { type: "file", statements, comments, start: 0, end: text.length }, faults };
 }
 
 /** What one chunk of a text holds, placed in the whole text. */
@@ -1061,7 +1061,7 @@ export interface ParsedChunk {
   statements: Statement[];
   comments: Comment[];
   /** Syntax errors, with spans and ranges in the whole text. */
-  diagnostics: SourceFault[];
+  faults: SourceFault[];
 }
 
 /** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
@@ -1073,8 +1073,8 @@ const NON_BLANK = /\S/g;
  * they parse inside the whole text: the same tree and syntax errors, placed in it.
  */
 export function parseChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk {
-  const { statements, comments, diagnostics } = readChunk(text, start, end, lines);
-  return { statements, comments, diagnostics };
+  const { statements, comments, faults } = readChunk(text, start, end, lines);
+  return { statements, comments, faults };
 }
 
 function readChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk & { errorCount: number } {
@@ -1086,22 +1086,22 @@ function readChunk(text: string, start: number, end: number, lines: LineIndex): 
   const chunkText = text.slice(start, end);
   const source = isLast ? chunkText : chunkText + MORE_FOLLOWS;
   const fast = fastParse(source);
-  const parsed = fast ? { ast: fast, diagnostics: [], errorCount: 0 } : chevrotainParse(source);
+  const parsed = fast ? { ast: fast, faults: [], errorCount: 0 } : chevrotainParse(source);
   const comments = isLast ? parsed.ast.comments : parsed.ast.comments.filter((comment) => comment.start < chunkText.length);
   const { statements } = parsed.ast;
-  const diagnostics = parsed.diagnostics;
-  moveAllOffsets([statements, comments, diagnostics], start);
-  for (const diagnostic of diagnostics) {
-    diagnostic.range = lines.rangeOf(diagnostic.span);
-    if (diagnostic.related) for (const related of diagnostic.related) related.range = lines.rangeOf(related.span);
+  const faults = parsed.faults;
+  moveAllOffsets([statements, comments, faults], start);
+  for (const fault of faults) {
+    fault.range = lines.rangeOf(fault.span);
+    if (fault.related) for (const related of fault.related) related.range = lines.rangeOf(related.span);
   }
-  return { statements, comments, diagnostics, errorCount: parsed.errorCount };
+  return { statements, comments, faults, errorCount: parsed.errorCount };
 }
 
 /** The reference path: chevrotain's lexer and parser with error recovery. Exported for tests. */
 export function parseWithChevrotain(text: string): ParseResult {
-  const { ast, diagnostics } = chevrotainParse(text);
-  return { ast, diagnostics };
+  const { ast, faults } = chevrotainParse(text);
+  return { ast, faults };
 }
 
 /** `parseWithChevrotain`, and how many errors the parser counted towards `MAX_SYNTAX_ERRORS`. */
@@ -1117,9 +1117,9 @@ function chevrotainParse(text: string): ParseResult & { errorCount: number } {
   ast.comments = lexed.comments.map((token) => ({ text: token.image, ...span(token) }));
 
   const lines = new LineIndex(text);
-  const diagnostics: SourceFault[] = [];
+  const faults: SourceFault[] = [];
   const syntaxError = (at: Span, message: string): void => {
-    diagnostics.push(sourceFault(lines, DSL_CODES.syntax, message, at));
+    faults.push(sourceFault(lines, DSL_CODES.syntax, message, at));
   };
   for (const problem of lexed.problems) syntaxError({ start: problem.offset, end: problem.offset + problem.length }, problem.message);
   const errors = parser.errors;
@@ -1138,14 +1138,14 @@ function chevrotainParse(text: string): ParseResult & { errorCount: number } {
   }
   // One place, one message: recovery can report a spot twice.
   const seen = new Set<number>();
-  const unique = diagnostics
+  const unique = faults
     .sort((a, b) => a.span.start - b.span.start)
-    .filter((diagnostic) => {
-      if (seen.has(diagnostic.span.start)) return false;
-      seen.add(diagnostic.span.start);
+    .filter((fault) => {
+      if (seen.has(fault.span.start)) return false;
+      seen.add(fault.span.start);
       return true;
     });
-  return { ast, diagnostics: capSyntaxErrors(unique, parser.stoppedAt, lines), errorCount: errors.length + parser.problems.length };
+  return { ast, faults: capSyntaxErrors(unique, parser.stoppedAt, lines), errorCount: errors.length + parser.problems.length };
 }
 
 /**

@@ -59,7 +59,7 @@ describe("parsing broken text a chunk at a time", () => {
 
   it("gives the same result near the error cap, and past it the whole text's (which says where it stopped)", () => {
     for (const lines of [300, 400, MAX_SYNTAX_ERRORS + 10]) expectSameAsWholeText("a -> b\nx ->\n".repeat(lines));
-    const past = parse("x ->\n".repeat(MAX_SYNTAX_ERRORS + 10)).diagnostics;
+    const past = parse("x ->\n".repeat(MAX_SYNTAX_ERRORS + 10)).faults;
     expect(past[past.length - 1]!.message).toMatch(/^too many syntax errors: stopped after 1,000, and the text from line \d+ on was not checked/);
   });
 
@@ -76,9 +76,9 @@ describe("parsing broken text a chunk at a time", () => {
     valid.splice(1_500, 0, "a -> -> b");
     const text = valid.join("\n") + "\n";
     lexed.characters = 0;
-    const { diagnostics } = parse(text);
+    const { faults } = parse(text);
     const lines = text.split("\n");
-    expect(diagnostics.map((diagnostic) => diagnostic.range.start.line)).toEqual([lines.indexOf(brokenLine), lines.indexOf("a -> -> b")]);
+    expect(faults.map((diagnostic) => diagnostic.range.start.line)).toEqual([lines.indexOf(brokenLine), lines.indexOf("a -> -> b")]);
     // Each broken chunk (its line and a line break), and the two characters that mark "more follows".
     expect(lexed.characters).toBe(brokenLine.length + 1 + 2 + "a -> -> b".length + 1 + 2);
     expect(text.length).toBeGreaterThan(50_000);
@@ -99,7 +99,7 @@ describe("splitChunks", () => {
     const comments = "# c\n".repeat(200_000);
     const text = `a -> b\n${comments}-> c\n${comments}d -> e\n`;
     expect(splitChunks(text).map((chunk) => chunk.start)).toEqual([0, text.lastIndexOf("d -> e")]);
-    expect(parse(`${comments}a -> -> b\n`).diagnostics).toHaveLength(1);
+    expect(parse(`${comments}a -> -> b\n`).faults).toHaveLength(1);
   });
 
   it("keeps a chain continued on a line starting with -> in one chunk, even across comments", () => {

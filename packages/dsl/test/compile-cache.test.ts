@@ -103,7 +103,7 @@ function serialise(value: unknown): string {
 function describeCompile(compiled: CompiledAst): string {
   const map = compiled.sourceMap;
   const places = pointersOf(compiled.definition).map((pointer) => [pointer, map.locate(pointer), map.locate(pointer, "key")]);
-  return serialise({ definition: compiled.definition, diagnostics: compiled.diagnostics, name: compiled.workflowName, places });
+  return serialise({ definition: compiled.definition, diagnostics: compiled.faults, name: compiled.workflowName, places });
 }
 
 describe("CompileCache", () => {
@@ -149,7 +149,7 @@ describe("CompileCache", () => {
     }
     expect(shared).toBe(false);
     expect(levels).toBe(depth - 1);
-    expect(compileAst(ast, text, { cache }).diagnostics).toEqual(compiled.diagnostics);
+    expect(compileAst(ast, text, { cache }).faults).toEqual(compiled.faults);
   });
 });
 

@@ -3,12 +3,12 @@ import { compile } from "@wfkit/dsl";
 
 function definitionOf(text: string): unknown {
   const result = compile(text);
-  expect(result.diagnostics).toEqual([]);
+  expect(result.faults).toEqual([]);
   return result.definition;
 }
 
 function codes(text: string): string[] {
-  return compile(text).diagnostics.map((diagnostic) => `${diagnostic.code} ${text.slice(diagnostic.span.start, diagnostic.span.end)}`);
+  return compile(text).faults.map((diagnostic) => `${diagnostic.code} ${text.slice(diagnostic.span.start, diagnostic.span.end)}`);
 }
 
 describe("compiling", () => {
@@ -132,7 +132,7 @@ describe("compiling", () => {
 describe("faults of the language", () => {
   it("undeclared nodes and subjects, at the name, with a suggestion", () => {
     const result = compile("part report = pack@1\npart p = terminal.profile@1 { subjects [acme] }\np -> reprot\n");
-    expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.pointer, diagnostic.suggestion])).toEqual([
+    expect(result.faults.map((diagnostic) => [diagnostic.code, diagnostic.pointer, diagnostic.suggestion])).toEqual([
       ["undeclared-subject", "/nodes/1/terminal/subjectRefs/0", undefined],
       ["undeclared-node", "/edges/0/to", "report"],
     ]);
@@ -140,7 +140,7 @@ describe("faults of the language", () => {
 
   it("names declared twice, with the first declaration as related", () => {
     const result = compile('subject s = company "a"\nsubject s = company "b"\npart p\ngate p hold\n');
-    expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line, diagnostic.related?.[0]?.range.start.line])).toEqual([
+    expect(result.faults.map((diagnostic) => [diagnostic.code, diagnostic.range.start.line, diagnostic.related?.[0]?.range.start.line])).toEqual([
       ["duplicate-name", 1, 0],
       ["duplicate-name", 3, 2],
     ]);

@@ -3,7 +3,7 @@ import { compile, decompile, jsonEqual } from "@wfkit/dsl";
 
 function backAgain(value: unknown): unknown {
   const compiled = compile(decompile(value));
-  expect(compiled.diagnostics).toEqual([]);
+  expect(compiled.faults).toEqual([]);
   return compiled.definition;
 }
 

@@ -23,8 +23,8 @@ const { parse } = await import("@wfkit/dsl");
 describe("error-dense text", () => {
   it("computes each decision's lookahead paths once, however many errors are reported there", () => {
     const text = "a{\n".repeat(400) + "b{{\n".repeat(400);
-    const { diagnostics } = parse(text);
-    expect(diagnostics.length).toBeGreaterThanOrEqual(800);
+    const { faults } = parse(text);
+    expect(faults.length).toBeGreaterThanOrEqual(800);
     // The parser's own override ran (chevrotain's would not call the public function at all)...
     expect(computed.paths).toBeGreaterThan(0);
     // ...and did not recompute per error.
@@ -32,8 +32,8 @@ describe("error-dense text", () => {
   });
 
   it("reports the same errors for a line whether it is the first broken one or the hundredth", () => {
-    const once = parse("a{\n").diagnostics.map((d) => d.message);
-    const many = parse("a{\n".repeat(100)).diagnostics;
+    const once = parse("a{\n").faults.map((d) => d.message);
+    const many = parse("a{\n".repeat(100)).faults;
     expect(once.length).toBeGreaterThan(0);
     for (const message of once) expect(many.filter((d) => d.message === message).length).toBeGreaterThanOrEqual(100);
   });

@@ -33,8 +33,8 @@ describe("valid examples", () => {
       const jsonPath = examples + name.replace(/\.wf$/, ".json");
 
       it("has its compiled JSON beside it, up to date", () => {
-        const { definition, diagnostics } = compile(text);
-        expect(diagnostics).toEqual([]);
+        const { definition, faults } = compile(text);
+        expect(faults).toEqual([]);
         golden(jsonPath, JSON.stringify(definition, null, 2) + "\n");
       });
 
@@ -54,7 +54,7 @@ describe("valid examples", () => {
       it("comes back from its JSON", () => {
         const definition = JSON.parse(readFileSync(jsonPath, "utf8"));
         const back = compile(decompile(definition));
-        expect(back.diagnostics).toEqual([]);
+        expect(back.faults).toEqual([]);
         expect(jsonEqual(back.definition, definition)).toBe(true);
       });
     });

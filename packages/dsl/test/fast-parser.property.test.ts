@@ -57,7 +57,7 @@ function expectSameTree(fast: WfFile, reference: WfFile, text: string): void {
 /** Valid text: the reference reads it without a diagnostic, and the fast path reads it the same. */
 function expectAcceptedAlike(text: string): void {
   const reference = parseWithChevrotain(text);
-  expect(reference.diagnostics, `the generated text is not valid: ${JSON.stringify(text)}`).toEqual([]);
+  expect(reference.faults, `the generated text is not valid: ${JSON.stringify(text)}`).toEqual([]);
   const fast = fastParse(text);
   expect(fast, `the fast path declined valid text: ${JSON.stringify(text)}`).toBeDefined();
   expectSameTree(fast!, reference.ast, text);
@@ -72,10 +72,10 @@ function expectAgreement(text: string): void {
   const reference = parseWithChevrotain(text);
   const fast = fastParse(text);
   if (fast) {
-    expect(reference.diagnostics, `the fast path accepted text the reference rejects: ${JSON.stringify(text)}`).toEqual([]);
+    expect(reference.faults, `the fast path accepted text the reference rejects: ${JSON.stringify(text)}`).toEqual([]);
     expectSameTree(fast, reference.ast, text);
   } else {
-    expect(reference.diagnostics.length, `the fast path declined valid text: ${JSON.stringify(text)}`).toBeGreaterThan(0);
+    expect(reference.faults.length, `the fast path declined valid text: ${JSON.stringify(text)}`).toBeGreaterThan(0);
   }
 }
 
@@ -135,9 +135,9 @@ describe("the fast parser", () => {
 
   it("is what parse() uses on valid text, and parse() still explains broken text", () => {
     const text = exampleTexts[0]!;
-    expect(parse(text)).toStrictEqual({ ast: fastParse(text), diagnostics: [] });
+    expect(parse(text)).toStrictEqual({ ast: fastParse(text), faults: [] });
     const broken = parse("part p = pack@1 extra\n");
-    expect(broken.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["expected `{`, `with` or a new line after `@1`, found `extra`"]);
+    expect(broken.faults.map((diagnostic) => diagnostic.message)).toEqual(["expected `{`, `with` or a new line after `@1`, found `extra`"]);
     expect(fastParse("part p = pack@1 extra\n")).toBeUndefined();
   });
 

@@ -45,8 +45,8 @@ describe("the field tables", () => {
       "gate floor hold",
       "destination out standalone",
     ].join("\n");
-    const { sourceMap, diagnostics } = compile(text);
-    expect(diagnostics).toEqual([]);
+    const { sourceMap, faults } = compile(text);
+    expect(faults).toEqual([]);
     const at = (pointer: string, part: "value" | "key" = "value") => {
       const { span, exact } = sourceMap.locate(pointer, part);
       expect(exact, pointer).toBe(true);

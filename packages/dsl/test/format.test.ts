@@ -105,7 +105,7 @@ describe("the formatter", () => {
     const input = "part a pack@1\n  gate   g\n";
     const result = format(input);
     expect(result).toMatchObject({ text: input, changed: false });
-    expect(result.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["syntax"]);
+    expect(result.faults.map((diagnostic) => diagnostic.code)).toEqual(["syntax"]);
   });
 
   it("keeps a byte order mark and CRLF line ends", () => {
@@ -133,7 +133,7 @@ describe("the formatter", () => {
     fc.assert(
       fc.property(messyText, (text) => {
         const parsed = parse(text);
-        if (parsed.diagnostics.length) return; // only text that parses is formatted
+        if (parsed.faults.length) return; // only text that parses is formatted
         const once = format(text);
         // The layout was applied (the formatter did not fall back to the original text).
         expect(once.text).toBe(printFile(parsed.ast, { text }));

@@ -6,7 +6,7 @@ import { MAX_JSON_DEPTH, compile, decompile, format, jsonEqual, parse, synthetic
 describe("large files", () => {
   it("compile 100,000 nodes", () => {
     const result = compile(syntheticSource(100_000));
-    expect(result.diagnostics).toEqual([]);
+    expect(result.faults).toEqual([]);
     const definition = result.definition as { nodes: unknown[]; edges: unknown[] };
     expect(definition.nodes).toHaveLength(100_002);
     expect(definition.edges).toHaveLength(100_001);
@@ -15,7 +15,7 @@ describe("large files", () => {
   it("compile, format and decompile a chain of 10,000 links in one statement", () => {
     const text = syntheticSource(10_000, { edges: "chain" });
     const result = compile(text);
-    expect(result.diagnostics).toEqual([]);
+    expect(result.faults).toEqual([]);
     expect((result.definition as { edges: unknown[] }).edges).toHaveLength(10_001);
     const formatted = format(text);
     expect(formatted.changed).toBe(true); // too long for one line: one link per line
@@ -28,7 +28,7 @@ describe("large files", () => {
   it("read and write JSON nested as deep as wfkit reads (MAX_JSON_DEPTH levels)", () => {
     const depth = MAX_JSON_DEPTH;
     const text = `node ${"[".repeat(depth)}${"]".repeat(depth)}\n`;
-    expect(parse(text).diagnostics).toEqual([]);
+    expect(parse(text).faults).toEqual([]);
     const value = compile(text).definition as { nodes: unknown[] };
     let inner: unknown = value.nodes[0];
     let levels = 0;
@@ -49,9 +49,9 @@ describe("large files", () => {
       { text: `subject s = {"x": ${"[".repeat(5_000)}\n`, at: 18 + MAX_JSON_DEPTH - 1 },
     ];
     for (const { text, at } of cases) {
-      for (const diagnostics of [parse(text).diagnostics, compile(text).diagnostics.filter((d) => d.code === "syntax"), format(text).diagnostics]) {
-        expect(diagnostics.map((d) => [d.code, d.span.start])).toEqual([["syntax", at]]);
-        expect(diagnostics[0]!.message).toMatch(/more than 2,000 levels deep/);
+      for (const faults of [parse(text).faults, compile(text).faults.filter((d) => d.code === "syntax"), format(text).faults]) {
+        expect(faults.map((d) => [d.code, d.span.start])).toEqual([["syntax", at]]);
+        expect(faults[0]!.message).toMatch(/more than 2,000 levels deep/);
       }
       // What compile does give (a partial definition) can be written as JSON text.
       expect(() => JSON.stringify(compile(text).definition)).not.toThrow();

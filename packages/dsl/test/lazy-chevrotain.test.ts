@@ -37,17 +37,17 @@ describe("chevrotain is built lazily", () => {
 
     for (const name of readdirSync(examplesDir).filter((file) => file.endsWith(".wf"))) {
       const text = readFileSync(examplesDir + name, "utf8");
-      expect(dsl.compile(text).diagnostics, name).toEqual([]);
-      expect(dsl.format(text).diagnostics, name).toEqual([]);
+      expect(dsl.compile(text).faults, name).toEqual([]);
+      expect(dsl.format(text).faults, name).toEqual([]);
       expect(dsl.analyzeSource(text, "wf").faults.filter((fault) => fault.code === "syntax"), name).toEqual([]);
     }
     expect(built).toEqual({ lexers: 0, parsers: 0 });
 
-    expect(dsl.parse("part p = pack@1 extra\n").diagnostics).toHaveLength(1);
+    expect(dsl.parse("part p = pack@1 extra\n").faults).toHaveLength(1);
     // The shared parser, and the probe parser that explains this error (parser.ts).
     expect(built).toEqual({ lexers: 1, parsers: 2 });
-    expect(dsl.parse("part = \n").diagnostics.length).toBeGreaterThan(0);
-    expect(dsl.parse("part p = pack@1 extra\n").diagnostics).toHaveLength(1);
+    expect(dsl.parse("part = \n").faults.length).toBeGreaterThan(0);
+    expect(dsl.parse("part p = pack@1 extra\n").faults).toHaveLength(1);
     expect(dsl.railroadHtml()).toContain("chainStatement");
     expect(built).toEqual({ lexers: 1, parsers: 2 });
   });

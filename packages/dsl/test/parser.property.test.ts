@@ -65,16 +65,16 @@ describe("the parser on any text", () => {
   it("never throws, and returns a tree and diagnostics whose spans and ranges lie in the text", () => {
     fc.assert(
       fc.property(anyText, (text) => {
-        const { ast, diagnostics } = parse(text);
+        const { ast, faults } = parse(text);
         expect(ast.type).toBe("file");
-        expect(Array.isArray(diagnostics)).toBe(true);
+        expect(Array.isArray(faults)).toBe(true);
         expectInside(spansIn(ast), text);
         expectInside(
-          diagnostics.map((diagnostic) => diagnostic.span),
+          faults.map((diagnostic) => diagnostic.span),
           text,
         );
         const lineCount = text.split(/\r\n|\r|\n/).length;
-        for (const diagnostic of diagnostics) {
+        for (const diagnostic of faults) {
           expect(diagnostic.code).toBe("syntax");
           expect(diagnostic.range.end.line).toBeLessThan(lineCount);
           // Messages speak the language's words, never chevrotain's token names.
@@ -90,14 +90,14 @@ describe("the parser on any text", () => {
       fc.property(anyText, (text) => {
         const compiled = compile(text);
         expectInside(
-          compiled.diagnostics.map((diagnostic) => diagnostic.span),
+          compiled.faults.map((diagnostic) => diagnostic.span),
           text,
         );
         for (const pointer of ["", "/nodes/0", "/nodes/0/terminal/subjectRefs/0/kind", "/edges/0/to", "/scope/graph/nodes/1/partId", "/trigger/kind", "/x~1y"]) {
           expectInside([compiled.sourceMap.spanOf(pointer), compiled.sourceMap.spanOf(pointer, "key")], text);
         }
         const formatted = format(text);
-        if (formatted.diagnostics.length) expect(formatted.text).toBe(text);
+        if (formatted.faults.length) expect(formatted.text).toBe(text);
         for (const language of ["wf", "json"] as const) {
           const analysis = analyzeSource(text, language);
           expectInside(
@@ -112,8 +112,8 @@ describe("the parser on any text", () => {
 
   it("reports each of several independent typos, keeping the statements around them", () => {
     const text = ["trigger start on_demand", "part a = pack@1 extra", "part b = = pack@1", "gate g", "part c pack@1", "destination d standalone", "start -> a -> b -> g -> d"].join("\n");
-    const { ast, diagnostics } = parse(text);
-    expect(diagnostics.map((diagnostic) => diagnostic.range.start.line)).toEqual([1, 2, 4]);
+    const { ast, faults } = parse(text);
+    expect(faults.map((diagnostic) => diagnostic.range.start.line)).toEqual([1, 2, 4]);
     expect(ast.statements.map((statement) => statement.type)).toEqual(["trigger", "part", "part", "gate", "part", "destination", "chain"]);
   });
 });

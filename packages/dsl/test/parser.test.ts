@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parse, valueSpanOf, type ChainStatement, type PartStatement, type SubjectStatement } from "@wfkit/dsl";
 
 function messages(text: string): string[] {
-  return parse(text).diagnostics.map((diagnostic) => `${diagnostic.range.start.line}:${diagnostic.range.start.character} ${diagnostic.message}`);
+  return parse(text).faults.map((diagnostic) => `${diagnostic.range.start.line}:${diagnostic.range.start.character} ${diagnostic.message}`);
 }
 
 describe("syntax errors", () => {
@@ -19,19 +19,19 @@ describe("syntax errors", () => {
   });
 
   it("point at the word before a line end rather than at the line break", () => {
-    const [diagnostic] = parse("trigger t on_demand\nt ->\n").diagnostics;
+    const [diagnostic] = parse("trigger t on_demand\nt ->\n").faults;
     expect(diagnostic?.range).toEqual({ start: { line: 1, character: 2 }, end: { line: 1, character: 4 } });
   });
 
   it("do not hide each other: one per broken line, and the lines between still parse", () => {
-    const { ast, diagnostics } = parse("part a pack@1\npart b = pack@1\ngate g hold extra\npart c = pack@1 { job }\n");
-    expect(diagnostics.map((diagnostic) => diagnostic.range.start.line)).toEqual([0, 2, 3]);
+    const { ast, faults } = parse("part a pack@1\npart b = pack@1\ngate g hold extra\npart c = pack@1 { job }\n");
+    expect(faults.map((diagnostic) => diagnostic.range.start.line)).toEqual([0, 2, 3]);
     expect(ast.statements.map((statement) => statement.type)).toEqual(["part", "part", "gate", "part"]);
   });
 
   it("keep the block read so far when its `}` is missing, and the next statement", () => {
-    const { ast, diagnostics } = parse("part x = terminal.profile@1 {\n  job profile.company@1\npart y = pack@1\n");
-    expect(diagnostics).toHaveLength(1);
+    const { ast, faults } = parse("part x = terminal.profile@1 {\n  job profile.company@1\npart y = pack@1\n");
+    expect(faults).toHaveLength(1);
     const [x, y] = ast.statements as PartStatement[];
     expect(x?.block?.properties.map((property) => property.type)).toEqual(["job"]);
     expect(x?.block?.close).toBeUndefined();
@@ -42,8 +42,8 @@ describe("syntax errors", () => {
     // Recovery inserts the missing `=` (an empty token with no position): the statement
     // reads on, and its span covers only real text.
     const text = 'subject s company "cmp_x" "X"\n';
-    const { ast, diagnostics } = parse(text);
-    expect(diagnostics.map((diagnostic) => diagnostic.message)).toEqual(["expected `=` after `s`, found `company`"]);
+    const { ast, faults } = parse(text);
+    expect(faults.map((diagnostic) => diagnostic.message)).toEqual(["expected `=` after `s`, found `company`"]);
     const subject = ast.statements[0] as SubjectStatement;
     expect(subject.body?.type === "typed" && subject.body.canonicalId?.text).toBe("cmp_x");
     expect(text.slice(subject.start, subject.end)).toBe('subject s company "cmp_x" "X"');
@@ -71,14 +71,14 @@ describe("the tree", () => {
   });
 
   it("reads keywords as names wherever a name goes", () => {
-    const { ast, diagnostics } = parse('part part = pack@1\ntrigger trigger on_demand\nnode -> part\npart, trigger -> with\n');
-    expect(diagnostics).toEqual([]);
+    const { ast, faults } = parse('part part = pack@1\ntrigger trigger on_demand\nnode -> part\npart, trigger -> with\n');
+    expect(faults).toEqual([]);
     expect(ast.statements.map((statement) => statement.type)).toEqual(["part", "trigger", "chain", "chain"]);
   });
 
   it("continues a chain on lines that start with `->`", () => {
-    const { ast, diagnostics } = parse("a\n  -> b  # why\n\n  -> c\n");
-    expect(diagnostics).toEqual([]);
+    const { ast, faults } = parse("a\n  -> b  # why\n\n  -> c\n");
+    expect(faults).toEqual([]);
     const chain = ast.statements[0] as ChainStatement;
     expect(chain.groups.map((group) => group.map((name) => name.text))).toEqual([["a"], ["b"], ["c"]]);
   });

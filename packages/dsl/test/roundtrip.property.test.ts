@@ -7,7 +7,7 @@ import { anyJson, definitionLike, numRuns } from "./arbitraries.js";
 function roundTrip(value: unknown): unknown {
   const text = decompile(value);
   const compiled = compile(text);
-  expect(compiled.diagnostics, text).toEqual([]);
+  expect(compiled.faults, text).toEqual([]);
   return compiled.definition;
 }
 

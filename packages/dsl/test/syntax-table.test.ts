@@ -31,8 +31,8 @@ describe("quoting", () => {
 
   it("has one rule for every keyword: `with` is written bare like any other and reads back as the same name", () => {
     expect(printName("with")).toBe("with");
-    const { ast, diagnostics } = parse("gate g with\ngate h with with {}\nworkflow with\n");
-    expect(diagnostics).toEqual([]);
+    const { ast, faults } = parse("gate g with\ngate h with with {}\nworkflow with\n");
+    expect(faults).toEqual([]);
     expect(ast.statements.map((s) => (s.type === "gate" ? [s.belowFloor?.text, s.with !== undefined] : s.type === "workflow" ? [s.name?.text] : []))).toEqual([["with", false], ["with", true], ["with"]]);
   });
 
@@ -51,16 +51,16 @@ describe("the table", () => {
   });
 
   it("reports a misplaced property, and a line that begins none, in the table's words", () => {
-    const misplaced = compile("part p = pack@1 {\n  schedule x\n}\n").diagnostics.map((d) => d.message);
+    const misplaced = compile("part p = pack@1 {\n  schedule x\n}\n").faults.map((d) => d.message);
     expect(misplaced).toContainEqual(expect.stringMatching(/^`schedule` does not belong in a part block .* which holds `job`, `subjects` and `with`$/));
-    const junk = parse("trigger t scheduled { nonsense }\n").diagnostics.map((d) => d.message);
+    const junk = parse("trigger t scheduled { nonsense }\n").faults.map((d) => d.message);
     expect(junk).toEqual(["expected `schedule`, `timezone`, `with` or `}` in a trigger block, found `nonsense`"]);
   });
 
   it("goes on with a block on a line that begins a property that begins no statement, whatever the block", () => {
     // `scope` belongs in a version block only, but does not end a part block: the compiler says where it belongs.
-    const { diagnostics } = compile("part p = pack@1 {\n  scope with {}\n}\n");
-    expect(diagnostics.map((d) => d.message)).toContainEqual(expect.stringMatching(/^`scope` does not belong in a part block/));
+    const { faults } = compile("part p = pack@1 {\n  scope with {}\n}\n");
+    expect(faults.map((d) => d.message)).toContainEqual(expect.stringMatching(/^`scope` does not belong in a part block/));
     // `trigger` begins a statement too: outside a version block it ends the block left open.
     const open = parse("part p = pack@1 {\n  job x\ntrigger t on_demand\n");
     expect(open.ast.statements.map((s) => s.type)).toEqual(["part", "trigger"]);

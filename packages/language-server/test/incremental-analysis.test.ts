@@ -119,7 +119,7 @@ function describeCompile(compiled: CompiledAst): string {
     const node = map.nodeOrigin(i);
     origins.push(node && spanOf(node), edge && (edge.type === "raw" ? spanOf(edge.statement) : [spanOf(edge.from), spanOf(edge.to), edge.arrow]));
   }
-  return serialise({ definition: compiled.definition, diagnostics: compiled.diagnostics, name: compiled.workflowName, places, origins });
+  return serialise({ definition: compiled.definition, diagnostics: compiled.faults, name: compiled.workflowName, places, origins });
 }
 
 describe("incremental compile", () => {
@@ -194,7 +194,7 @@ describe("incremental compile across a `document` file", () => {
       expect(parsed.parsedChunks).toBeLessThan(parsed.totalChunks);
       expect(describeCompile(compileAst(parsed.ast, text, { cache }))).toBe(describeCompile(compileAst(parse(text).ast, text)));
     }
-    const codes = compileAst(parse(texts[2]!).ast, texts[2]!).diagnostics.map((fault) => fault.code);
+    const codes = compileAst(parse(texts[2]!).ast, texts[2]!).faults.map((fault) => fault.code);
     expect(codes).toEqual(["undeclared-subject", "undeclared-node"]);
   });
 });

@@ -51,8 +51,8 @@ describe("IncrementalParser", () => {
       }
       const full = parse(text);
       // Serialised comparison first (fast); the structural diff only when they differ.
-      const same = JSON.stringify([incremental.ast, incremental.diagnostics]) === JSON.stringify([full.ast, full.diagnostics]);
-      if (!same) expect({ ast: incremental.ast, diagnostics: incremental.diagnostics }, `edit ${i}: ${JSON.stringify(text)}`).toEqual({ ast: full.ast, diagnostics: full.diagnostics });
+      const same = JSON.stringify([incremental.ast, incremental.faults]) === JSON.stringify([full.ast, full.faults]);
+      if (!same) expect({ ast: incremental.ast, diagnostics: incremental.faults }, `edit ${i}: ${JSON.stringify(text)}`).toEqual({ ast: full.ast, diagnostics: full.faults });
       compared++;
     }
     expect(compared).toBe(EDITS);

@@ -106,7 +106,7 @@ export async function runFmt(argv: readonly string[], io: Io): Promise<number> {
 
 function formatText(text: string): Formatted {
   const result = format(text);
-  const errors: Diagnostic[] = result.diagnostics
+  const errors: Diagnostic[] = result.faults
     .filter((fault) => fault.severity === "error")
     .map(({ span: _span, related, ...fault }) => ({ ...fault, ...(related?.length ? { related: related.map(({ span: _s, ...entry }) => entry) } : {}) }));
   return { text: result.text, changed: result.changed, errors };

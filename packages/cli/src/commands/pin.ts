@@ -23,7 +23,7 @@ export async function runPin(argv: readonly string[], io: Io): Promise<number> {
   if (source.fromStdin || source.language !== "wf") throw new CliError(`pin rewrites a .wf file in place; ${printable(source.displayPath)} is not one`);
   const { client, format } = connect(args, io, "pin");
   const parsed = parse(source.text);
-  if (parsed.diagnostics.length) throw new CliError(`${printable(source.displayPath)} has syntax errors; fix them first (\`wfkit check ${printable(source.displayPath)}\`)`);
+  if (parsed.faults.length) throw new CliError(`${printable(source.displayPath)} has syntax errors; fix them first (\`wfkit check ${printable(source.displayPath)}\`)`);
   const declared: SubjectHint[] = parsed.ast.statements.flatMap((statement) => (statement.type === "subject" ? (subjectHintOf(statement, source.text) ?? []) : []));
   if (!declared.length) {
     io.stderr.write(`wfkit: ${printable(source.displayPath)} declares no subjects; nothing to pin\n`);

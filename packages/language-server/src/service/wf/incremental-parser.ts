@@ -39,7 +39,7 @@ interface ParsedChunk {
 export interface ParseResult {
   ast: WfFile;
   /** Syntax faults with ranges in the whole text. */
-  diagnostics: SourceFault[];
+  faults: SourceFault[];
   /** How many chunks were parsed for this version (the rest were reused; all after `reset`): for tests and benchmarks. */
   parsedChunks: number;
   /** How many chunks the text has (0 after `reset`: a whole parse is split into chunks when first edited). */
@@ -69,12 +69,12 @@ export class IncrementalParser {
   reset(text: string, lines: LineMap): ParseResult {
     const full = parse(text);
     this.chunks = [];
-    this.unsplit = { text, ast: full.ast, faults: full.diagnostics };
+    this.unsplit = { text, ast: full.ast, faults: full.faults };
     this.preparedTo = 0;
     this.faultyChunks = 0;
     // Copies, as `result` gives: the chunks will move the originals on later edits.
-    const diagnostics = full.diagnostics.map((fault) => placeAt(fault, lines));
-    this.current = { ast: { type: "file", statements: full.ast.statements, comments: full.ast.comments, start: 0, end: text.length }, diagnostics, parsedChunks: 0, totalChunks: 0 };
+    const faults = full.faults.map((fault) => placeAt(fault, lines));
+    this.current = { ast: { type: "file", statements: full.ast.statements, comments: full.ast.comments, start: 0, end: text.length }, faults, parsedChunks: 0, totalChunks: 0 };
     return this.current;
   }
 
@@ -176,7 +176,7 @@ export class IncrementalParser {
     const collect = statements === undefined || comments === undefined;
     const allStatements: Statement[] = statements ?? [];
     const allComments: Comment[] = comments ?? [];
-    const diagnostics: SourceFault[] = [];
+    const faults: SourceFault[] = [];
     if (collect || this.faultyChunks > 0) {
       for (const chunk of this.chunks) {
         if (collect) {
@@ -184,12 +184,12 @@ export class IncrementalParser {
           for (const comment of chunk.comments) allComments.push(comment);
         }
         // Faults are placed afresh: their ranges are lines and characters in the new text.
-        for (const fault of chunk.faults) diagnostics.push(placeAt(fault, lines));
+        for (const fault of chunk.faults) faults.push(placeAt(fault, lines));
       }
     }
     // Fields in the order `parse` gives them, so the two serialise identically.
     const ast: WfFile = { type: "file", statements: allStatements, comments: allComments, start: 0, end: text.length };
-    this.current = { ast, diagnostics, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
+    this.current = { ast, faults, parsedChunks: this.parsedChunks, totalChunks: this.chunks.length };
     return this.current;
   }
 }
@@ -205,8 +205,8 @@ function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
 }
 
 function parseChunkAt(text: string, start: number, end: number, lines: LineMap): ParsedChunk {
-  const { statements, comments, diagnostics } = parseChunk(text, start, end, new LineIndex(text, lines.lineStarts));
-  return { start, end, statements, comments, faults: diagnostics };
+  const { statements, comments, faults } = parseChunk(text, start, end, new LineIndex(text, lines.lineStarts));
+  return { start, end, statements, comments, faults: faults };
 }
 
 /**
