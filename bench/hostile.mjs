@@ -16,7 +16,7 @@ import { performance } from "node:perf_hooks";
 /** The largest time ratio allowed for 4x the input. */
 export const GROWTH_BUDGET = 6;
 
-const bin = fileURLToPath(new URL("../packages/cli/bin/wfkit.js", import.meta.url));
+const bin = fileURLToPath(new URL("../packages/cli/bin/wfkit.cjs", import.meta.url));
 
 const names = (count, name) => Array.from({ length: count }, (_, i) => name(i));
 

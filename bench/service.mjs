@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Store } from "../packages/service/dist/index.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const bin = path.join(root, "packages/cli/bin/wfkit.js");
+const bin = path.join(root, "packages/cli/bin/wfkit.cjs");
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const p95 = (values) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 

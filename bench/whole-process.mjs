@@ -17,7 +17,7 @@ import { median } from "./measure.mjs";
 import { SMALL_WF } from "../packages/cli/bench/startup.mjs";
 
 const tmp = fileURLToPath(new URL("./.tmp/", import.meta.url));
-const wfkit = fileURLToPath(new URL("../packages/cli/bin/wfkit.js", import.meta.url));
+const wfkit = fileURLToPath(new URL("../packages/cli/bin/wfkit.cjs", import.meta.url));
 const rssPreload = fileURLToPath(new URL("./rss-on-exit.mjs", import.meta.url));
 const READ_AND_PARSE = `JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))`;
 

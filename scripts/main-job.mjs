@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 const root = new URL("..", import.meta.url);
-const cli = new URL("packages/cli/bin/wfkit.js", root);
+const cli = new URL("packages/cli/bin/wfkit.cjs", root);
 
 function wfkit(args, { expectFaults }) {
   try {

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { syntheticSource } from "@wfkit/dsl";
 import { layeredGraph } from "../../bench/graphs.mjs";
 
-const bin = fileURLToPath(new URL("../../packages/cli/bin/wfkit.js", import.meta.url));
+const bin = fileURLToPath(new URL("../../packages/cli/bin/wfkit.cjs", import.meta.url));
 
 /**
  * `wfkit check FILE --format json`, its output to a file beside it: a million faults make

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { LspTestClient } from "../../packages/language-server/test/support/lsp-client.js";
 
-const WFKIT = fileURLToPath(new URL("../../packages/cli/bin/wfkit.js", import.meta.url));
+const WFKIT = fileURLToPath(new URL("../../packages/cli/bin/wfkit.cjs", import.meta.url));
 
 describe("wfkit lsp", () => {
   it("serves LSP over stdio: diagnostics, hover, clean shutdown", async () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 
 const cliDir = fileURLToPath(new URL("..", import.meta.url));
-const bin = path.join(cliDir, "bin", "wfkit.js");
+const bin = path.join(cliDir, "bin", "wfkit.cjs");
 
 /** A small, valid workflow: what a pre-commit hook checks on every commit. */
 export const SMALL_WF = `workflow "startup bench"

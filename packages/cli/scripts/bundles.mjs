@@ -1,7 +1,9 @@
 // The CLI's esbuild bundles (@wfkit/*, chevrotain, jsonc-parser, picomatch included):
 //
-//   wfkit.mjs    what the `wfkit` command loads first (src/launch.ts, a few KB): it runs
-//                cli.cjs with V8's code cache, which Node 20 keeps for no ES module;
+//   wfkit.cjs    what the `wfkit` command loads first (src/launch.ts, a few KB): it runs
+//                cli.cjs with V8's code cache, which Node 20 keeps for no ES module (both
+//                are CommonJS, so a command that loads no sibling never starts the ES
+//                module loader);
 //   cli.cjs      the CLI, a CommonJS script so that it can be given that cache: `wfkit check
 //                small.wf` reads this one file at start-up instead of resolving hundreds of
 //                modules (chevrotain alone is ~650 files and ~400 ms unbundled);
@@ -113,7 +115,7 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
   };
   const define = { __WFKIT_VERSION__: JSON.stringify(version) };
   return Promise.all([
-    build({ ...common, entryPoints: { wfkit: path("src/launch.ts") }, define }),
+    build({ ...common, format: "cjs", banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { wfkit: path("src/launch.ts") }, define }),
     build({
       ...common,
       format: "cjs",

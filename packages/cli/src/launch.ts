@@ -1,6 +1,8 @@
+#!/usr/bin/env node
 /**
- * What `wfkit` runs first (bundled alone as dist/bundle/wfkit.mjs): it loads the CLI's
- * bundle, `cli.cjs`, compiled with V8's code cache.
+ * What `wfkit` runs first (bundled alone as dist/bundle/wfkit.cjs): it loads the CLI's
+ * bundle, `cli.cjs`, compiled with V8's code cache. Both are CommonJS: an ES module
+ * anywhere on the way would start Node's ES module loader, a few milliseconds of every run.
  *
  * Compiling the 1 MB bundle is a large share of a short command's time, and Node 20 keeps no
  * code cache for modules (Node 22's `module.enableCompileCache` does). A CommonJS script can
@@ -20,18 +22,18 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { pathToFileURL } from "node:url";
 import vm from "node:vm";
 
 declare const __WFKIT_VERSION__: string | undefined;
 
-const bundle = fileURLToPath(new URL("./cli.cjs", import.meta.url));
+const bundle = path.join(__dirname, "cli.cjs");
 const cacheFile = `${bundle}.cache`;
 const useCache = process.env.WFKIT_CODE_CACHE !== "0";
 
 // The bundle's siblings (lsp.mjs, service.mjs, graph.mjs) are imported through this module:
 // see siblings.ts.
-(globalThis as { [key: symbol]: unknown })[Symbol.for("wfkit.importBeside")] = (specifier: string) => import(new URL(specifier, import.meta.url).href);
+(globalThis as { [key: symbol]: unknown })[Symbol.for("wfkit.importBeside")] = (specifier: string) => import(pathToFileURL(path.join(__dirname, specifier)).href);
 
 const descriptor = openSync(bundle, "r");
 let source: string;

@@ -1,5 +1,5 @@
 /**
- * Running the BUILT CLI (bin/wfkit.js → dist/bundle/wfkit.mjs) as a child process, the way
+ * Running the BUILT CLI (bin/wfkit.cjs → dist/bundle/wfkit.cjs) as a child process, the way
  * users and CI run it. The bundle is rebuilt first when any source it contains is newer
  * (esbuild takes about a second), so these tests never pass against stale code.
  */
@@ -10,9 +10,9 @@ import { fileURLToPath } from "node:url";
 
 export const cliRoot = fileURLToPath(new URL("..", import.meta.url));
 export const repoRoot = path.resolve(cliRoot, "../..");
-export const bin = path.join(cliRoot, "bin", "wfkit.js");
+export const bin = path.join(cliRoot, "bin", "wfkit.cjs");
 export const fixtures = path.join(cliRoot, "test", "fixtures");
-const bundle = path.join(cliRoot, "dist", "bundle", "wfkit.mjs");
+const bundle = path.join(cliRoot, "dist", "bundle", "wfkit.cjs");
 
 function newestSource(directory: string): number {
   let newest = 0;

@@ -16,7 +16,7 @@ let cache: string;
 beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(path.join(os.tmpdir(), "wfkit-launch-"));
-  for (const name of ["wfkit.mjs", "cli.cjs"]) copyFileSync(path.join(cliRoot, "dist", "bundle", name), path.join(dir, name));
+  for (const name of ["wfkit.cjs", "cli.cjs"]) copyFileSync(path.join(cliRoot, "dist", "bundle", name), path.join(dir, name));
   writeFileSync(path.join(dir, "ok.wf"), "trigger start on_demand\ndestination out standalone\nstart -> out\n");
   cache = path.join(dir, "cli.cjs.cache");
 });
@@ -27,7 +27,7 @@ afterAll(() => {
 });
 
 function check(env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [path.join(dir, "wfkit.mjs"), "check", "ok.wf"], { cwd: dir, encoding: "utf8", env: { ...process.env, ...env } });
+  const result = spawnSync(process.execPath, [path.join(dir, "wfkit.cjs"), "check", "ok.wf"], { cwd: dir, encoding: "utf8", env: { ...process.env, ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -58,7 +58,7 @@ describe("wfkit playground", () => {
   });
 
   it("answers nothing else: other paths are 404, other methods 405", async () => {
-    for (const path of ["/index.html/", "/../package.json", "/%2e%2e/prebuilt/wfkit.js", "/constructor", "/__proto__"]) expect((await fetchRaw("GET", path)).status, path).toBe(404);
+    for (const path of ["/index.html/", "/../package.json", "/%2e%2e/prebuilt/wfkit.cjs", "/constructor", "/__proto__"]) expect((await fetchRaw("GET", path)).status, path).toBe(404);
     const post = await fetchRaw("POST", "/");
     expect(post.status).toBe(405);
     expect(post.headers.allow).toBe("GET, HEAD");

@@ -35,7 +35,7 @@ export async function launchChromium({ viewport = { width: 1280, height: 800 }, 
 }
 
 /** The repository's built CLI. */
-export const cliBin = fileURLToPath(new URL("../../cli/bin/wfkit.js", import.meta.url));
+export const cliBin = fileURLToPath(new URL("../../cli/bin/wfkit.cjs", import.meta.url));
 
 /** `wfkit playground --port 0 --json` as a child process, once it prints its URL (30 s at most). */
 export async function servePlayground(bin = cliBin) {

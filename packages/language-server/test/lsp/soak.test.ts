@@ -22,7 +22,7 @@ import { LineMap } from "../../src/service/text.js";
 
 const EDITS = Number(process.env.WFKIT_SOAK_EDITS ?? 2_000);
 /** The built CLI, whose verdict the editor must match. */
-const CLI_BIN = fileURLToPath(new URL("../../../cli/bin/wfkit.js", import.meta.url));
+const CLI_BIN = fileURLToPath(new URL("../../../cli/bin/wfkit.cjs", import.meta.url));
 const URI = "file:///work/soak.wf";
 
 const REQUESTS: ((uri: string, position: { line: number; character: number }) => [string, unknown])[] = [
