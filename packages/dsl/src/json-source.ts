@@ -128,19 +128,21 @@ interface ValueShape {
   colonsInStrings: number;
 }
 
-/** One walk over a parsed value (iterative: it may be nested up to the limit and beyond). */
+/**
+ * One walk over a parsed value (iterative: it may be nested up to the limit and beyond). It
+ * runs on every clean `.json` file, once and cold, so it is written for that: no closure per
+ * value, and a string is searched for `:` only when `includes` says it has one.
+ */
 function shapeOf(root: unknown): ValueShape {
   const shape: ValueShape = { tooDeep: false, keys: 0, colonsInStrings: 0 };
-  const stack: object[] = [];
-  const depths: number[] = [];
-  const visit = (item: unknown, depth: number): void => {
-    if (typeof item === "string") shape.colonsInStrings += colonsIn(item);
-    else if (item !== null && typeof item === "object") {
-      stack.push(item);
-      depths.push(depth);
-    }
-  };
-  visit(root, 1);
+  if (root === null || typeof root !== "object") {
+    if (typeof root === "string") shape.colonsInStrings = colonsIn(root);
+    return shape;
+  }
+  const stack: object[] = [root];
+  const depths: number[] = [1];
+  let keys = 0;
+  let colons = 0;
   while (stack.length) {
     const item = stack.pop()!;
     const depth = depths.pop()!;
@@ -149,17 +151,34 @@ function shapeOf(root: unknown): ValueShape {
       return shape;
     }
     if (Array.isArray(item)) {
-      for (const element of item) visit(element, depth + 1);
+      for (let index = 0; index < item.length; index++) {
+        const element: unknown = item[index];
+        if (typeof element === "string") {
+          if (element.includes(":")) colons += colonsIn(element);
+        } else if (element !== null && typeof element === "object") {
+          stack.push(element);
+          depths.push(depth + 1);
+        }
+      }
     } else {
       const record = item as Record<string, unknown>;
-      const keys = Object.keys(record);
-      shape.keys += keys.length;
-      for (const key of keys) {
-        shape.colonsInStrings += colonsIn(key);
-        visit(record[key], depth + 1);
+      const names = Object.keys(record);
+      keys += names.length;
+      for (let index = 0; index < names.length; index++) {
+        const name = names[index]!;
+        if (name.includes(":")) colons += colonsIn(name);
+        const value = record[name];
+        if (typeof value === "string") {
+          if (value.includes(":")) colons += colonsIn(value);
+        } else if (value !== null && typeof value === "object") {
+          stack.push(value);
+          depths.push(depth + 1);
+        }
       }
     }
   }
+  shape.keys = keys;
+  shape.colonsInStrings = colons;
   return shape;
 }
 
