@@ -8,35 +8,12 @@
  * because the value they leave is still unambiguous, the document is checked anyway
  * (`complete`), which lets a user see every problem at once.
  */
-import { parseTree, type Node as JsonNode, type ParseError } from "jsonc-parser";
+import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from "jsonc-parser";
 import { DSL_CODES } from "@wfkit/core";
 import { sourceFault, type SourceFault } from "./diagnostics.js";
 import { LineIndex, type Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
 import { MAX_JSON_DEPTH, setOwnField, tooDeeplyNestedMessage } from "./json-value.js";
-
-/**
- * jsonc-parser's error codes. Its `ParseErrorCode` is a const enum, which isolated modules
- * cannot read, so the values are restated (they are part of its stable API).
- */
-const ParseErrorCode = {
-  InvalidSymbol: 1,
-  InvalidNumberFormat: 2,
-  PropertyNameExpected: 3,
-  ValueExpected: 4,
-  ColonExpected: 5,
-  CommaExpected: 6,
-  CloseBraceExpected: 7,
-  CloseBracketExpected: 8,
-  EndOfFileExpected: 9,
-  InvalidCommentToken: 10,
-  UnexpectedEndOfComment: 11,
-  UnexpectedEndOfString: 12,
-  UnexpectedEndOfNumber: 13,
-  InvalidUnicode: 14,
-  InvalidEscapeCharacter: 15,
-  InvalidCharacter: 16,
-} as const;
 
 export interface JsonSource {
   /** The parsed value; undefined when the text holds no value at all. */
@@ -416,39 +393,41 @@ function describeParseError(text: string, error: ParseError): DescribedError {
   const span = { start: error.offset, end: error.offset + error.length };
   const found = error.length > 0 ? `, found \`${clip(text.slice(span.start, span.end))}\`` : atEnd(text, error.offset) ? ", found the end of the file" : "";
   const trailingComma = trailingCommaBefore(text, error.offset);
-  switch (error.error as number) {
-    case ParseErrorCode.InvalidCommentToken:
+  // By name: the codes are a const enum, which isolated modules cannot read.
+  const code = printParseErrorCode(error.error);
+  switch (code) {
+    case "InvalidCommentToken":
       return { message: "comments are not allowed in JSON (the service takes strict JSON); remove the comment, or write the workflow in `.wf`, which has comments", span, lenient: true };
-    case ParseErrorCode.PropertyNameExpected:
-    case ParseErrorCode.ValueExpected:
+    case "PropertyNameExpected":
+    case "ValueExpected":
       if (trailingComma !== undefined)
         return { message: "a trailing comma is not allowed in JSON (the service takes strict JSON); remove this comma", span: { start: trailingComma, end: trailingComma + 1 }, lenient: true };
-      return error.error === ParseErrorCode.ValueExpected
+      return code === "ValueExpected"
         ? { message: `expected a JSON value${found}`, span, lenient: false }
         : { message: `expected a property name in double quotes${found}`, span, lenient: false };
-    case ParseErrorCode.ColonExpected:
+    case "ColonExpected":
       return { message: `expected \`:\` after the property name${found}`, span, lenient: false };
-    case ParseErrorCode.CommaExpected:
+    case "CommaExpected":
       return { message: `expected \`,\` between values${found}`, span, lenient: false };
-    case ParseErrorCode.CloseBraceExpected:
+    case "CloseBraceExpected":
       return { message: `expected \`}\` to close the object${found}`, span, lenient: false };
-    case ParseErrorCode.CloseBracketExpected:
+    case "CloseBracketExpected":
       return { message: `expected \`]\` to close the array${found}`, span, lenient: false };
-    case ParseErrorCode.EndOfFileExpected:
+    case "EndOfFileExpected":
       return { message: `expected the end of the file after the JSON value${found}`, span, lenient: false };
-    case ParseErrorCode.InvalidNumberFormat:
+    case "InvalidNumberFormat":
       return { message: "this is not a JSON number", span, lenient: false };
-    case ParseErrorCode.UnexpectedEndOfComment:
+    case "UnexpectedEndOfComment":
       return { message: "this comment is not closed (and JSON does not allow comments)", span, lenient: false };
-    case ParseErrorCode.UnexpectedEndOfString:
+    case "UnexpectedEndOfString":
       return { message: "this string is not closed: add `\"`", span, lenient: false };
-    case ParseErrorCode.UnexpectedEndOfNumber:
+    case "UnexpectedEndOfNumber":
       return { message: "this number is not complete", span, lenient: false };
-    case ParseErrorCode.InvalidUnicode:
+    case "InvalidUnicode":
       return { message: "invalid `\\u` escape: expected four hexadecimal digits", span, lenient: false };
-    case ParseErrorCode.InvalidEscapeCharacter:
+    case "InvalidEscapeCharacter":
       return { message: "invalid escape: JSON strings allow only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", span, lenient: false };
-    case ParseErrorCode.InvalidCharacter:
+    case "InvalidCharacter":
       return { message: "control characters must be escaped inside JSON strings", span, lenient: false };
     default:
       return { message: `unexpected character${found}`, span, lenient: false };
