@@ -63,7 +63,7 @@ describe("the checker thread on the checker's bundle", () => {
     rmSync(cacheFile, { force: true });
     const result = await checkWithLoader(broken, { writes: true });
     expect(result.diagnostics.map((d) => d.code)).toEqual(["part-unknown"]);
-    const key = readFileSync(cacheFile, "utf8").split("\n")[0];
+    const key = readFileSync(cacheFile, "utf8").split("\n")[0]!;
     expect(key.startsWith(`wfkit-checker ${statSync(bundle).size} `)).toBe(true);
     expect(key.endsWith(` ${process.version} ${process.arch}`)).toBe(true);
   });
