@@ -3,7 +3,7 @@
 // `npm install -g git+https://...`) needs no build step and no dependency at all.
 // See docs/install.md for why it is committed.
 //
-//   node scripts/prebuilt.mjs            write prebuilt/wfkit.cjs, cli.cjs, lsp.mjs, service.mjs, graph.mjs
+//   node scripts/prebuilt.mjs            write prebuilt/wfkit.cjs, cli.cjs, lsp.mjs, lsp-checker.cjs, service.mjs, graph.mjs
 //                                        and playground.mjs (the playground's files)
 //   node scripts/prebuilt.mjs --check    exit 1 if they differ from a build of the sources
 //                                        (a test runs this; `--dir DIR` checks another copy)

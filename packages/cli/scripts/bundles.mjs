@@ -8,7 +8,8 @@
 //                small.wf` reads this one file at start-up instead of resolving hundreds of
 //                modules (chevrotain alone is ~650 files and ~400 ms unbundled);
 //   lsp.mjs      the language server, loaded only by `wfkit lsp`: it and its protocol library
-//                would otherwise be most of what `check` parses;
+//                would otherwise be most of what `check` parses; its checker thread runs
+//                lsp-checker.cjs (the language server's settings, scripts/checker-bundle.mjs);
 //   service.mjs  the local Workflows API, loaded only by `wfkit serve` (hono, and sql.js with
 //                its WebAssembly inlined, so there is no .wasm file to find at run time);
 //   graph.mjs    @wfkit/graph, loaded only by `wfkit graph` (Graphviz's WebAssembly is inside
@@ -31,6 +32,7 @@ import { build } from "esbuild";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildPlaygroundFiles } from "../../playground/scripts/build-config.mjs";
+import { CHECKER_BUNDLE_OPTIONS } from "../../language-server/scripts/checker-bundle.mjs";
 
 const root = new URL("..", import.meta.url);
 const path = (relative) => fileURLToPath(new URL(relative, root));
@@ -129,6 +131,7 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
       plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
+    build({ ...common, ...CHECKER_BUNDLE_OPTIONS, banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { "lsp-checker": CHECKER_BUNDLE_OPTIONS.entryPoints[0] }, plugins: [workspaceSources] }),
     build({ ...common, entryPoints: { service: workspaceSource("service") }, plugins: [workspaceSources] }),
     build({ ...common, entryPoints: { graph: workspaceSource("graph") }, plugins: [workspaceSources] }),
     // No source map: the bundle is the files as strings.

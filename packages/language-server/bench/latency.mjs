@@ -7,7 +7,10 @@
 // or disappears).
 //
 // Run after `npm run build`:
-//   node packages/language-server/bench/latency.mjs [--keystrokes 100] [--warmup 40] [--sizes 100,1000,10000] [--debounce 150,0] [--server dist/server.mjs]
+//   node packages/language-server/bench/latency.mjs [--keystrokes 100] [--warmup 40] [--sizes 100,1000,10000] [--debounce 150,0] [--opens 1] [--server dist/server.mjs]
+// The open (from `textDocument/didOpen` to the first diagnostics, in a server process that
+// has just answered `initialize`, as an editor opening a file meets it) is timed in `--opens`
+// fresh server processes per size (the first of them then types), and reported as the median.
 // The debounce adapts (0 ms while a check takes under a frame, else about the check's cost,
 // capped by `wfkit.diagnostics.debounceMs`); both the default cap and 0 are measured and the
 // wait the server chose is reported separately.
@@ -31,12 +34,14 @@ const KEYSTROKES = Number(option("keystrokes", 100));
 const WARMUP = Number(option("warmup", 40));
 const SIZES = option("sizes", "100,1000,10000").split(",").map(Number);
 const DEBOUNCES = option("debounce", "150,0").split(",").map(Number);
+const OPENS = Math.max(1, Number(option("opens", 1)));
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 }
 
-async function measure(size, debounceMs) {
+/** Starts a server, opens a document of `size` nodes, and types `keystrokes` keystrokes after `warmup` unmeasured ones. */
+async function measure(size, debounceMs, { warmup = WARMUP, keystrokes = KEYSTROKES } = {}) {
   const child = spawn(process.execPath, [...(process.env.WFKIT_SERVER_FLAGS ? process.env.WFKIT_SERVER_FLAGS.split(" ") : []), SERVER, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const waiting = new Map();
@@ -65,7 +70,7 @@ async function measure(size, debounceMs) {
   const line = lines.findIndex((l) => l === `part k${Math.floor((nodes - 2) / 4)} = pack@1`);
   const character = lines[line].indexOf("@");
   const latencies = [];
-  for (let i = 0; i < WARMUP + KEYSTROKES; i++) {
+  for (let i = 0; i < warmup + keystrokes; i++) {
     version++;
     const typing = i % 2 === 0;
     const change = typing
@@ -75,7 +80,7 @@ async function measure(size, debounceMs) {
     const start = performance.now();
     await connection.sendNotification("textDocument/didChange", { textDocument: { uri, version }, contentChanges: [change] });
     const result = await done;
-    if (i >= WARMUP) latencies.push(result.at - start);
+    if (i >= warmup) latencies.push(result.at - start);
     if ((result.count > 0) !== typing) throw new Error(`unexpected diagnostics at version ${version}: ${result.count}`);
   }
   await connection.sendRequest("shutdown");
@@ -86,10 +91,18 @@ async function measure(size, debounceMs) {
 }
 
 const rows = [];
-for (const debounce of DEBOUNCES) for (const size of SIZES) rows.push(await measure(size, debounce));
+for (const debounce of DEBOUNCES) {
+  for (const size of SIZES) {
+    const row = await measure(size, debounce);
+    const opens = [row.openMs];
+    for (let i = 1; i < OPENS; i++) opens.push((await measure(size, debounce, { warmup: 0, keystrokes: 0 })).openMs);
+    rows.push({ ...row, openMs: percentile([...opens].sort((a, b) => a - b), 0.5), opens });
+  }
+}
 const fixed = (n) => n.toFixed(1).padStart(7);
 console.log(`keystroke -> publishDiagnostics over stdio, ${KEYSTROKES} keystrokes per document after ${WARMUP} unmeasured (ms)`);
 console.log("  nodes   lines  debounce cap    open   median      p95      max");
 for (const r of rows) console.log(`${String(r.nodes).padStart(7)} ${String(r.lines).padStart(7)} ${String(r.debounceMs).padStart(9)}  ${fixed(r.openMs)}  ${fixed(r.median)}  ${fixed(r.p95)}  ${fixed(r.max)}`);
+if (OPENS > 1) console.log(`open: the median of ${OPENS} fresh server processes.`);
 console.log("The debounce is adaptive: 0 ms while the document's last check took under 16 ms, else about the check's cost, up to the cap.");
 if (process.env.WFKIT_BENCH_JSON) console.log(JSON.stringify(rows));

@@ -4,6 +4,7 @@
 // the graph preview's page script and stylesheet.
 import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { CHECKER_BUNDLE_OPTIONS } from "../../language-server/scripts/checker-bundle.mjs";
 
 const here = (path) => new URL(`../${path}`, import.meta.url).pathname;
 // mainFields: jsonc-parser's UMD build requires its modules dynamically, which a bundle cannot follow.
@@ -12,6 +13,7 @@ const common = { bundle: true, platform: "node", target: "node20", format: "cjs"
 
 await build({ ...common, entryPoints: [here("src/extension.ts")], outfile: here("dist/extension.cjs"), external: ["vscode"] });
 await build({ ...common, entryPoints: [here("../language-server/src/main.ts")], outfile: here("dist/server.cjs") });
+await build({ ...common, ...CHECKER_BUNDLE_OPTIONS, outfile: here("dist/lsp-checker.cjs") });
 // The graph preview's page script: for the webview (a browser), one file loaded by URL under its CSP.
 await build({ ...common, platform: "browser", target: "es2022", format: "iife", entryPoints: [here("webview/preview.ts")], outfile: here("dist/preview.js"), sourcemap: false });
 

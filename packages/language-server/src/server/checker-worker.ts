@@ -8,16 +8,23 @@
 import { parentPort, workerData, isMainThread } from "node:worker_threads";
 import { createLanguageService } from "../service/language-service.js";
 import type { WfkitDocument } from "../service/document.js";
-import { checkReport, errorText, type CheckerMessage, type CheckerReport } from "./checker.js";
+import { checkReport, type CheckerMessage, type CheckerReport } from "./checker.js";
+import { errorText } from "./error-text.js";
 
 /** True in a thread the server started to check documents. */
 export function isCheckerWorker(): boolean {
   return !isMainThread && (workerData as { wfkitChecker?: boolean } | null)?.wfkitChecker === true;
 }
 
-export function runCheckerWorker(): void {
+export interface CheckerWorkerOptions {
+  /** Called once, when the thread is idle after its first report (the loader writes its code cache then). */
+  afterFirstReport?: () => void;
+}
+
+export function runCheckerWorker(options: CheckerWorkerOptions = {}): void {
   const port = parentPort;
   if (!port) return;
+  let afterFirstReport = options.afterFirstReport;
   let service = createLanguageService();
   const documents = new Map<string, WfkitDocument>();
   /** Checks asked for but not yet run: run once the messages already queued are applied. */
@@ -51,6 +58,10 @@ export function runCheckerWorker(): void {
       preparing.add(uri);
     }
     pending.clear();
+    if (afterFirstReport) {
+      setImmediate(afterFirstReport);
+      afterFirstReport = undefined;
+    }
     if (preparing.size > 0 && !prepareScheduled) {
       prepareScheduled = true;
       setImmediate(prepareStep);

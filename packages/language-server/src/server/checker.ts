@@ -12,6 +12,8 @@
  * does not know its own file), the same work runs in-process.
  */
 import { Worker } from "node:worker_threads";
+import { CHECKER_LOADER } from "./checker-loader.js";
+import { errorText } from "./error-text.js";
 import type { Catalogue } from "@wfkit/core";
 import type { FilePolicy } from "@wfkit/project/pure";
 import type { Diagnostic, Language, TextChange } from "../service/types.js";
@@ -84,10 +86,6 @@ export function checkReport(service: LanguageService, document: WfkitDocument): 
   }
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** Runs checks on the connection's thread, on the server's own documents. */
 export class InProcessChecker implements Checker {
   readonly offThread = false;
@@ -111,6 +109,13 @@ export class InProcessChecker implements Checker {
   async dispose(): Promise<void> {}
 }
 
+/**
+ * What a checker thread runs: the checker's own bundle (`lsp-checker.cjs`, loaded with V8's
+ * code cache by CHECKER_LOADER), or a module that calls `runCheckerWorker` when it finds itself
+ * in a checker thread (the server's bundle, or a test's launcher).
+ */
+export type CheckerEntry = { bundle: string } | { module: string | URL };
+
 /** Runs checks on a worker thread that mirrors the open documents. */
 export class WorkerChecker implements Checker {
   readonly offThread = true;
@@ -119,16 +124,23 @@ export class WorkerChecker implements Checker {
   private constructor(private readonly worker: Worker) {}
 
   /**
-   * Starts a worker on `moduleUrl` (a module that calls `runCheckerWorker` in a worker), or
-   * returns undefined when none can start. `onExit` hears once of a worker that fails or
-   * stops on its own later (never after `dispose`).
+   * Starts a worker on `entry`, or returns undefined when none can start. `onExit` hears once
+   * of a worker that fails or stops on its own later (never after `dispose`).
    */
-  static start(moduleUrl: string | URL | undefined, onReport: (report: CheckerReport) => void, onExit: (error: unknown) => void): WorkerChecker | undefined {
-    if (!moduleUrl) return undefined;
+  static start(entry: CheckerEntry | undefined, onReport: (report: CheckerReport) => void, onExit: (error: unknown) => void): WorkerChecker | undefined {
+    if (!entry) return undefined;
     try {
-      // A roomy young generation: each check allocates a new definition and model, and with the
-      // default one they are promoted and later swept by slow full collections (the p95 spikes).
-      const worker = new Worker(moduleUrl, { workerData: { wfkitChecker: true }, stdout: true, stderr: true, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+      const options = {
+        stdout: true,
+        stderr: true,
+        // A roomy young generation: each check allocates a new definition and model, and with the
+        // default one they are promoted and later swept by slow full collections (the p95 spikes).
+        resourceLimits: { maxYoungGenerationSizeMb: 64 },
+      };
+      const worker =
+        "bundle" in entry
+          ? new Worker(CHECKER_LOADER, { ...options, eval: true, workerData: { wfkitChecker: true, checkerBundle: entry.bundle, codeCache: process.env.WFKIT_CODE_CACHE !== "0" } })
+          : new Worker(entry.module, { ...options, workerData: { wfkitChecker: true } });
       const checker = new WorkerChecker(worker);
       let failure: unknown;
       worker.on("message", (report: CheckerReport) => onReport(report));

@@ -4,7 +4,8 @@
  * computes comes from the service, converted to LSP types in convert.ts.
  */
 import * as lsp from "vscode-languageserver/node";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createLanguageService, type LanguageService } from "../service/language-service.js";
 import { bodyKindOf } from "@wfkit/core";
 import type { WfkitDocument } from "../service/document.js";
@@ -14,20 +15,17 @@ import * as convert from "./convert.js";
 import { CatalogueResolver } from "./catalogue-resolver.js";
 import { DiagnosticsScheduler } from "./diagnostics-scheduler.js";
 import { DEFAULT_SETTINGS, readSettings, type ServerSettings } from "./settings.js";
-import { WfkitRequests, type GraphResult } from "./protocol.js";
-import { InProcessChecker, WorkerChecker, errorText, type CheckResult, type CheckSummary, type Checker, type CheckerMessage, type CheckerReport } from "./checker.js";
+import { WfkitRequests } from "./protocol.js";
+import { InProcessChecker, WorkerChecker, type CheckerEntry, type CheckResult, type CheckSummary, type Checker, type CheckerMessage, type CheckerReport } from "./checker.js";
+import { errorText } from "./error-text.js";
+import { createGuards, handleDocumentLifecycle, handleDocumentRequests, requestUri, NOT_OPEN, type OpenedDocument, type WithDocument } from "./handlers.js";
 import { isCheckerWorker, runCheckerWorker } from "./checker-worker.js";
 import * as paramsOf from "./params.js";
 import { ReadGate } from "./read-gate.js";
 import { DiagnosticsStore } from "./diagnostics-store.js";
 import { SHOW_ESTIMATE_COMMAND } from "../service/features/hints.js";
-import { getGraphPicture } from "../service/features/graph-picture.js";
-import { renderSvg } from "@wfkit/graph";
 import { PIN_SUBJECT_REMOTE_COMMAND } from "../service/features/actions.js";
 import { runPinCommand, serviceFor } from "./service-pin.js";
-
-/** What wfkit's commands answer about a document the server does not have. */
-const NOT_OPEN = { error: "The document is not open in the language server." };
 
 /** How many times a checker thread that stopped is replaced before checks move in-process. */
 const MAX_CHECKER_RESTARTS = 3;
@@ -48,10 +46,11 @@ export function languageOf(languageId: string, uri: string, text: string): Langu
 
 export interface ListenOptions {
   /**
-   * The module a checker worker thread runs (one that calls `runCheckerWorker` when it finds
-   * itself in such a thread, as this module does); `false` checks in-process.
+   * What a checker worker thread runs: the checker's bundle, or a module that calls
+   * `runCheckerWorker` when it finds itself in such a thread (as this module does); `false`
+   * checks in-process.
    */
-  checkerModule?: string | URL | false;
+  checker?: CheckerEntry | false;
 }
 
 export function listen(connection: lsp.Connection, options: ListenOptions = {}): void {
@@ -78,15 +77,15 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   let checker: Checker = startChecker();
 
   function startChecker(): Checker {
-    const module = options.checkerModule;
-    const worker = module === false || checkerRestarts > MAX_CHECKER_RESTARTS ? undefined : WorkerChecker.start(module, onReport, checkerStopped);
+    const entry = options.checker;
+    const worker = entry === false || checkerRestarts > MAX_CHECKER_RESTARTS ? undefined : WorkerChecker.start(entry, onReport, checkerStopped);
     const started = worker ?? inProcess();
     gate.setMeasuring(started.offThread);
     return started;
   }
 
   /** The document as the checker first needs it (on open, and to resend it). */
-  function openMessage(document: WfkitDocument): Extract<CheckerMessage, { type: "open" }> {
+  function openMessage(document: OpenedDocument): Extract<CheckerMessage, { type: "open" }> {
     const { uri, language, version, text, catalogue, catalogueProblem, policy } = document;
     return { type: "open", uri, language, version, text, catalogue, problem: catalogueProblem, policy };
   }
@@ -143,33 +142,8 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     return serviceFor(settings, catalogues.configBaseUrl(uri), workspaceRoot, process.env);
   }
 
-  /** Logs what a handler threw; a thrown ResponseError is the reply itself, anything else a bug. */
-  function reportFailure(method: string, error: unknown): lsp.ResponseError<void> {
-    if (error instanceof lsp.ResponseError) {
-      connection.console.warn(`wfkit: refused ${method}: ${error.message}`);
-      return error;
-    }
-    connection.console.error(`wfkit: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return new lsp.ResponseError(lsp.ErrorCodes.InternalError, `wfkit: ${method} failed: ${errorText(error)}`);
-  }
-
-  /** A request's body, guarded: a malformed message gets InvalidParams, a bug InternalError; the server goes on. */
-  async function answer<T>(method: string, body: () => T | Promise<T>): Promise<T> {
-    try {
-      return await body();
-    } catch (error) {
-      throw reportFailure(method, error);
-    }
-  }
-
-  /** A notification's body, guarded: what it throws is logged and the notification ignored. */
-  function notified(method: string, body: () => void): void {
-    try {
-      body();
-    } catch (error) {
-      reportFailure(method, error);
-    }
-  }
+  const guards = createGuards(connection);
+  const { answer, reportFailure } = guards;
 
   /** Re-reads catalogues and re-checks every open document (settings or a watched file changed). */
   function recheckAll(): void {
@@ -200,26 +174,15 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   }
 
   /**
-   * Runs a request against the current version of a document (`params.textDocument.uri`, or
-   * `params.uri` for wfkit's own requests), guarded, honouring cancellation. A document the
-   * checker thread has not measured yet is waited for (without holding up the connection);
-   * one edited while the request waited gets `fallback`, and so does one too costly to read
-   * on this thread, unless the request is a command the user ran (`costly: "run"`). `read`
-   * takes what else `run` needs from the params, first, so a malformed request is refused
-   * whatever the document.
+   * A request on a document, honouring cancellation: a document the checker thread has not
+   * measured yet is waited for (without holding up the connection); one edited while the
+   * request waited gets the fallback, and so does one too costly to read on this thread,
+   * unless the request is a command the user ran (`costly: "run"`). See handlers.ts.
    */
-  function withDocument<T, R = undefined>(
-    method: string,
-    params: unknown,
-    token: lsp.CancellationToken,
-    fallback: T,
-    read: ((params: unknown) => R) | undefined,
-    run: (document: WfkitDocument, read: R) => T,
-    costly: "fallback" | "run" = "fallback",
-  ): Promise<T> {
-    return answer(method, async () => {
-      const uri = method.startsWith("wfkit/") ? paramsOf.stringField(params, "uri") : paramsOf.documentUri(params);
-      const parts = read?.(params) as R;
+  const withDocument: WithDocument = (method, params, token, fallback, read, run, costly = "fallback") =>
+    answer(method, async () => {
+      const uri = requestUri(method, params);
+      const parts = read?.(params) as Parameters<typeof run>[1];
       const requested = documents.get(uri);
       if (!requested) return fallback;
       const verdict = requested.parseState === "done" ? "cheap" : await gate.verdict(uri, token);
@@ -228,7 +191,6 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       if (verdict !== "cheap" && costly === "fallback" && document.parseState !== "done") return fallback;
       return run(document, parts);
     });
-  }
 
   connection.onInitialize((params): lsp.InitializeResult => {
     const capabilities = params.capabilities;
@@ -299,48 +261,28 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     recheckAll();
   });
 
-  connection.onDidOpenTextDocument((params) =>
-    notified("textDocument/didOpen", () => {
-      const { uri, languageId, version, text } = paramsOf.openedDocument(params);
-      const language = languageOf(languageId, uri, text);
-      if (!language) return;
-      const resolved = catalogueFor(uri);
-      const document = service.createDocument({ uri, language, version, text, catalogue: resolved.catalogue, catalogueProblem: resolved.problem, policy: resolved.policy });
-      documents.set(uri, document);
-      gate.opened(uri);
+  handleDocumentLifecycle(connection, guards, { documents, service: () => service, scheduler }, {
+    languageOf,
+    checkingOf: catalogueFor,
+    pushesDiagnostics: () => !clientPullsDiagnostics,
+    opened(document) {
+      // The checker starts on its copy while this thread builds its own.
       checker.send(openMessage(document));
-      scheduler.schedule(uri);
-    }),
-  );
-
-  connection.onDidChangeTextDocument((params) =>
-    notified("textDocument/didChange", () => {
-      const uri = paramsOf.documentUri(params);
-      const version = paramsOf.documentVersion(params);
-      const changes = paramsOf.contentChanges(params);
-      const document = documents.get(uri);
-      if (!document) return;
-      // The checker first: it applies the edit to its copy while this thread applies it to its own.
+      gate.opened(document.uri);
+    },
+    changed(uri, version, changes) {
       checker.send({ type: "change", uri, version, changes });
-      documents.set(uri, service.updateDocument(document, version, changes));
       gate.edited(uri, changes.reduce((sum, change) => sum + change.text.length, 0));
-      scheduler.schedule(uri);
-    }),
-  );
-
-  connection.onDidCloseTextDocument((params) =>
-    notified("textDocument/didClose", () => {
-      const uri = paramsOf.documentUri(params);
-      if (!documents.delete(uri)) return;
+    },
+    closed(uri) {
       summaries.delete(uri);
       resent.delete(uri);
       gate.closed(uri);
       diagnosticsStore.forget(uri);
       checker.send({ type: "close", uri });
-      scheduler.forget(uri);
-      if (!clientPullsDiagnostics) void connection.sendDiagnostics({ uri, diagnostics: [] });
-    }),
-  );
+    },
+  });
+  handleDocumentRequests(connection, guards, () => service, withDocument);
 
   connection.languages.diagnostics.on((params, token) =>
     answer("textDocument/diagnostic", async (): Promise<lsp.DocumentDiagnosticReport> => {
@@ -369,71 +311,6 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     }),
   );
 
-  connection.onCompletion((params, token) =>
-    withDocument("textDocument/completion", params, token, null, paramsOf.positionField, (document, position) => {
-      const items = service.doComplete(document, position);
-      return { isIncomplete: false, items: items.map(convert.completionItem) };
-    }),
-  );
-
-  connection.onHover((params, token) =>
-    withDocument("textDocument/hover", params, token, null, paramsOf.positionField, (document, position) => {
-      const result = service.doHover(document, position);
-      return result ? convert.hover(result) : null;
-    }),
-  );
-
-  connection.onDefinition((params, token) =>
-    withDocument("textDocument/definition", params, token, null, paramsOf.positionField, (document, position) => {
-      const range = service.findDefinition(document, position);
-      return range ? { uri: document.uri, range } : null;
-    }),
-  );
-
-  connection.onReferences((params, token) =>
-    withDocument("textDocument/references", params, token, null, paramsOf.positionField, (document, position) =>
-      service.findReferences(document, position, params.context?.includeDeclaration === true).map((range) => ({ uri: document.uri, range })),
-    ),
-  );
-
-  connection.onPrepareRename((params, token) =>
-    withDocument("textDocument/prepareRename", params, token, null, paramsOf.positionField, (document, position) => {
-      const result = service.prepareRename(document, position);
-      if (!result) return null;
-      if ("error" in result) throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, result.error);
-      return result;
-    }),
-  );
-
-  connection.onRenameRequest((params, token) =>
-    withDocument("textDocument/rename", params, token, null, (p) => ({ position: paramsOf.positionField(p), newName: paramsOf.stringField(p, "newName") }), (document, { position, newName }) => {
-      const result = service.doRename(document, position, newName);
-      if (!result) return null;
-      if ("error" in result) throw new lsp.ResponseError(lsp.ErrorCodes.InvalidRequest, result.error);
-      return { changes: { [document.uri]: result.edits } };
-    }),
-  );
-
-  connection.onDocumentHighlight((params, token) =>
-    withDocument("textDocument/documentHighlight", params, token, null, paramsOf.positionField, (document, position) => service.findDocumentHighlights(document, position).map(convert.documentHighlight)),
-  );
-
-  connection.onDocumentSymbol((params, token) =>
-    withDocument("textDocument/documentSymbol", params, token, null, undefined, (document) => service.findDocumentSymbols(document).map(convert.documentSymbol)),
-  );
-
-  connection.onFoldingRanges((params, token) =>
-    withDocument("textDocument/foldingRange", params, token, null, undefined, (document) => service.getFoldingRanges(document).map(convert.foldingRange)),
-  );
-
-  connection.onSelectionRanges((params, token) =>
-    withDocument("textDocument/selectionRange", params, token, null, (p) => positionsOf((p as { positions?: unknown }).positions), (document, positions) => service.getSelectionRanges(document, positions).map(convert.selectionRange)),
-  );
-
-  connection.onDocumentFormatting((params, token) =>
-    withDocument("textDocument/formatting", params, token, null, undefined, (document) => service.format(document, params.options)),
-  );
-
   connection.onCodeAction((params, token) =>
     withDocument("textDocument/codeAction", params, token, null, paramsOf.rangeField, (document, range) =>
       service
@@ -458,47 +335,12 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     }),
   );
 
-  connection.languages.semanticTokens.on((params, token) =>
-    withDocument("textDocument/semanticTokens/full", params, token, { data: [] }, undefined, (document) => {
-      const builder = new lsp.SemanticTokensBuilder();
-      for (const t of service.getSemanticTokens(document)) {
-        let modifiers = 0;
-        for (const modifier of t.modifiers) modifiers |= 1 << SEMANTIC_TOKEN_MODIFIERS.indexOf(modifier);
-        builder.push(t.line, t.character, t.length, SEMANTIC_TOKEN_TYPES.indexOf(t.type), modifiers);
-      }
-      return builder.build();
-    }),
-  );
-
-  // wfkit's own requests, for the editor commands (Compile to JSON, Decompile, Show estimate).
-  connection.onRequest(WfkitRequests.compile, (params, token) =>
-    withDocument(WfkitRequests.compile.method, params, token, NOT_OPEN, undefined, (document) => service.compile(document), "run"),
-  );
-  connection.onRequest(WfkitRequests.decompile, (params) => answer(WfkitRequests.decompile.method, () => service.decompile(paramsOf.stringField(params, "text"))));
-  connection.onRequest(WfkitRequests.estimate, (params, token) =>
-    withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run"),
-  );
-
-  // The preview's drawing: the model from the analysis, laid out off the document's turn (layouts
-  // queue one at a time in @wfkit/graph). The webview shows the text as it is; XML escaping is the renderer's.
-  connection.onRequest(WfkitRequests.graph, async (params, token) =>
-    await withDocument<GraphResult | Promise<GraphResult>>(WfkitRequests.graph.method, params, token, NOT_OPEN, undefined, async (document) => {
-      const picture = getGraphPicture(document);
-      return { version: picture.version, svg: await renderSvg(picture.model, { displayText: (text) => text }), nodes: picture.nodes };
-    }),
-  );
-
   connection.onShutdown(async () => {
     scheduler.dispose();
     diagnosticsStore.dispose();
     await checker.dispose();
   });
   connection.listen();
-}
-
-function positionsOf(value: unknown): lsp.Position[] {
-  if (!Array.isArray(value)) throw paramsOf.invalidParams("expected `positions` to be an array");
-  return value.map((position, index) => paramsOf.position(position, `positions[${index}]`));
 }
 
 /** What `workspace/executeCommand` of the estimate shows a generic client (VS Code shows its own). */
@@ -524,16 +366,31 @@ export function startServer(): void {
   process.on("uncaughtException", (error) => connection.console.error(`wfkit: uncaught: ${error.stack ?? error.message}`));
   process.on("unhandledRejection", (reason) => connection.console.error(`wfkit: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
   // WFKIT_LSP_IN_PROCESS=1 checks on the connection's thread (for debugging, and to test that path).
-  listen(connection, { checkerModule: process.env.WFKIT_LSP_IN_PROCESS === "1" ? false : ownModule() });
+  listen(connection, { checker: process.env.WFKIT_LSP_IN_PROCESS === "1" ? false : checkerEntry() });
+}
+
+/** The checker's own bundle, beside the server's (see checker-main.ts). */
+export const CHECKER_BUNDLE = "lsp-checker.cjs";
+
+/**
+ * What the checker thread runs: the checker's bundle when it lies beside this code, else the
+ * file this code was loaded from (the server's bundle, or this module), which starts the
+ * checker loop in a checker thread (see the end of this file).
+ */
+function checkerEntry(): CheckerEntry | undefined {
+  const own = ownModule();
+  if (!own) return undefined;
+  const bundle = fileURLToPath(new URL(CHECKER_BUNDLE, own));
+  return existsSync(bundle) ? { bundle } : { module: own };
 }
 
 /**
- * The file this code was loaded from, for the checker thread: the bundle (`server.mjs`,
- * `server.cjs`, the CLI's `lsp.mjs`) or this module. A CommonJS bundle knows `__filename`;
- * an ES module knows `import.meta.url`.
+ * The file this code was loaded from: the bundle (`server.mjs`, `server.cjs`, the CLI's
+ * `lsp.mjs`) or this module. A CommonJS bundle knows `__filename`; an ES module knows
+ * `import.meta.url`.
  */
-function ownModule(): string | URL | undefined {
-  if (typeof __filename === "string" && __filename) return __filename;
+function ownModule(): URL | undefined {
+  if (typeof __filename === "string" && __filename) return pathToFileURL(__filename);
   try {
     return new URL(import.meta.url);
   } catch {

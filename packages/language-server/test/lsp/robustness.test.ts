@@ -185,7 +185,7 @@ describe("a checker thread that stops", () => {
         'import { isMainThread, parentPort } from "node:worker_threads";',
         `const lsp = createRequire(${JSON.stringify(languageServer)})("vscode-languageserver/node");`,
         `const { listen } = await import(${JSON.stringify(serverIndex)});`,
-        "if (isMainThread) listen(lsp.createConnection(process.stdin, process.stdout), { checkerModule: new URL(import.meta.url) });",
+        "if (isMainThread) listen(lsp.createConnection(process.stdin, process.stdout), { checker: { module: new URL(import.meta.url) } });",
         'else parentPort.on("message", (message) => { if (message.type === "check" && message.uri.endsWith("crash.wf")) process.exit(3); });',
       ].join("\n"),
     );
