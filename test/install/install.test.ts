@@ -172,7 +172,7 @@ describe("the wfkit package's tarball, installed into an empty directory", () =>
   });
 
   it("runs wfkit lsp: initialize, diagnostics, shutdown", async () => {
-    const client = await LspTestClient.start({ command: { path: path.join(installed, "node_modules", "wfkit", "bin", "wfkit.js"), args: ["lsp"] } });
+    const client = await LspTestClient.start({ command: { path: path.join(installed, "node_modules", "wfkit", "bin", "wfkit.cjs"), args: ["lsp"] } });
     expect(client.initializeResult.serverInfo?.name).toBe("wfkit-language-server");
     const uri = "file:///work/a.wf";
     await client.open(uri, BROKEN_WF);
