@@ -46,6 +46,7 @@ const workspaceSources = {
   setup(build) {
     build.onResolve({ filter: /^@wfkit\/(core|dsl|project|graph|language-server)$/ }, (args) => ({ path: workspaceSource(args.path.slice("@wfkit/".length)) }));
     build.onResolve({ filter: /^@wfkit\/project\/pure$/ }, () => ({ path: workspaceSource("project").replace(/index\.ts$/, "pure.ts") }));
+    build.onResolve({ filter: /^@wfkit\/language-server\/code-cache$/ }, () => ({ path: workspaceSource("language-server").replace(/index\.ts$/, "code-cache.ts") }));
   },
 };
 
@@ -117,7 +118,7 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
   };
   const define = { __WFKIT_VERSION__: JSON.stringify(version) };
   return Promise.all([
-    build({ ...common, format: "cjs", banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { wfkit: path("src/launch.ts") }, define }),
+    build({ ...common, format: "cjs", banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { wfkit: path("src/launch.ts") }, define, plugins: [workspaceSources] }),
     build({
       ...common,
       format: "cjs",
