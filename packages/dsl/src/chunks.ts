@@ -17,7 +17,7 @@
  * boundary falls before such a line either. Blank and comment lines after a statement belong
  * to its chunk: a chunk ends where the line of the next token begins.
  */
-import { BLANKS, COMMENT_START, NAME_CHAR } from "./syntax-table.js";
+import { BLANKS, COMMENT_START, NAME_CHAR, PUNCTUATION } from "./syntax-table.js";
 
 export interface Chunk {
   /** Offset of the chunk's first character in the document. */
@@ -28,13 +28,13 @@ export interface Chunk {
 
 const LF = 10;
 const CR = 13;
-const QUOTE = 34;
+const QUOTE = PUNCTUATION.quote.charCodeAt(0);
 const HASH = COMMENT_START.charCodeAt(0);
-const BACKSLASH = 92;
-const LBRACE = 123;
-const LBRACKET = 91;
-const RBRACE = 125;
-const RBRACKET = 93;
+const BACKSLASH = PUNCTUATION.escape.charCodeAt(0);
+const LBRACE = PUNCTUATION.openBlock.charCodeAt(0);
+const LBRACKET = PUNCTUATION.openList.charCodeAt(0);
+const RBRACE = PUNCTUATION.closeBlock.charCodeAt(0);
+const RBRACKET = PUNCTUATION.closeList.charCodeAt(0);
 
 /** Splits a whole text into chunks. */
 export function splitChunks(text: string): Chunk[] {
@@ -54,7 +54,7 @@ export function splitChunks(text: string): Chunk[] {
  */
 export function chunkEnd(text: string, start: number): number {
   // Open brackets, innermost last. A closer that does not match the innermost opener is
-  // junk to the parser (it closes nothing), so it is ignored here too.
+  // skipped by the parser with the rest of its line (it closes nothing), so it is ignored here too.
   const open: number[] = [];
   const length = text.length;
   let i = start;
@@ -148,21 +148,12 @@ function lineStartOf(text: string, offset: number, floor: number): number {
   return floor;
 }
 
-const MINUS = 45;
-const GREATER = 62;
+const MINUS = PUNCTUATION.arrow.charCodeAt(0);
+const GREATER = PUNCTUATION.arrow.charCodeAt(1);
+/** The punctuation a token of the `.wf` lexer can start with (besides a name or number). */
+const TOKEN_STARTS = new Set(Object.values(PUNCTUATION).map((text) => text.charCodeAt(0)));
 
-/** Whether a token of the `.wf` lexer can start with this character (a name or number, or punctuation). */
+/** Whether a token of the `.wf` lexer can start with this character (a `-` only before `>` or a digit: see the caller). */
 function startsToken(code: number): boolean {
-  return (
-    (code < 128 && NAME_CHAR.test(String.fromCharCode(code))) ||
-    code === QUOTE ||
-    code === 64 || // @
-    code === LBRACE ||
-    code === RBRACE ||
-    code === LBRACKET ||
-    code === RBRACKET ||
-    code === 44 || // ,
-    code === 58 || // :
-    code === 61 // =
-  );
+  return (code < 128 && NAME_CHAR.test(String.fromCharCode(code))) || (TOKEN_STARTS.has(code) && code !== BACKSLASH);
 }

@@ -807,7 +807,7 @@ class FastParser {
   /** A property in its form (the parser's `property`); which properties suit the block is the compiler's business. */
   private blockProperty(): BlockProperty {
     const word = this.type >= KEYWORD_BASE ? PROPERTY_OF[this.type - KEYWORD_BASE] : undefined;
-    // Anything else in a block is junk to chevrotain (an error).
+    // Anything else in a block is the rest of a line to chevrotain (an error).
     if (word === undefined) throw DECLINE;
     const form = PROPERTIES[word].form;
     if (form === "json") {

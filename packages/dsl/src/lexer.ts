@@ -12,7 +12,7 @@
  *   (positions.ts), which keeps tokens small on very large files.
  */
 import { createToken, Lexer, type IToken, type TokenType } from "chevrotain";
-import { BLANKS, COMMENT_START, ESCAPE_PATTERN, ESCAPES_ALLOWED, JSON_WORDS, KEYWORD_TEXTS, NAME_PATTERN, NUMBER_PATTERN, STRING_PATTERN, VERSION_PATTERN, type KeywordText } from "./syntax-table.js";
+import { BLANKS, COMMENT_START, ESCAPE_PATTERN, PUNCTUATION, ESCAPES_ALLOWED, JSON_WORDS, KEYWORD_TEXTS, NAME_PATTERN, NUMBER_PATTERN, STRING_PATTERN, VERSION_PATTERN, type KeywordText } from "./syntax-table.js";
 
 /** Every token but a newline: lets the parser skip "the rest of this line". */
 export const NonNewline = createToken({ name: "NonNewline", pattern: Lexer.NA });
@@ -24,26 +24,27 @@ const plain = (name: string, pattern: RegExp, extra: Partial<Parameters<typeof c
 const json = (name: string, pattern: RegExp): TokenType => createToken({ name, pattern, categories: [NonNewline, JsonToken] });
 
 const escapeClass = (chars: string): string => chars.replace(/[\\\]^-]/g, "\\$&");
+const literal = (text: string): RegExp => new RegExp(text.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&"));
 export const Whitespace = createToken({ name: "Whitespace", pattern: new RegExp(`[${escapeClass(BLANKS)}]+`), group: Lexer.SKIPPED });
 export const Newline = createToken({ name: "Newline", pattern: /\r\n|\r|\n/, line_breaks: true });
 export const Comment = createToken({ name: "Comment", pattern: new RegExp(`${COMMENT_START}[^\\r\\n]*`), group: "comments" });
 
-export const Arrow = plain("Arrow", /->/);
+export const Arrow = plain("Arrow", literal(PUNCTUATION.arrow));
 export const NumberLiteral = json("NumberLiteral", NUMBER_PATTERN);
 export const StringLiteral = json("StringLiteral", STRING_PATTERN);
 /** A string missing its closing quote: reported, then parsed as a string so the line still makes sense. */
 export const UnterminatedString = plain("UnterminatedString", /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/);
 /** `@1`, `@2.0.1`: a version written without quotes. */
-export const VersionLiteral = plain("VersionLiteral", new RegExp(`@${VERSION_PATTERN.source}`));
+export const VersionLiteral = plain("VersionLiteral", new RegExp(`${literal(PUNCTUATION.at).source}${VERSION_PATTERN.source}`));
 /** A lone `@`, before a quoted version: `@"2024 Q1"`. */
-export const At = plain("At", /@/);
-export const LBrace = json("LBrace", /\{/);
-export const RBrace = json("RBrace", /\}/);
-export const LBracket = json("LBracket", /\[/);
-export const RBracket = json("RBracket", /\]/);
-export const Comma = json("Comma", /,/);
-export const Colon = json("Colon", /:/);
-export const Equals = plain("Equals", /=/);
+export const At = plain("At", literal(PUNCTUATION.at));
+export const LBrace = json("LBrace", literal(PUNCTUATION.openBlock));
+export const RBrace = json("RBrace", literal(PUNCTUATION.closeBlock));
+export const LBracket = json("LBracket", literal(PUNCTUATION.openList));
+export const RBracket = json("RBracket", literal(PUNCTUATION.closeList));
+export const Comma = json("Comma", literal(PUNCTUATION.comma));
+export const Colon = json("Colon", literal(PUNCTUATION.colon));
+export const Equals = plain("Equals", literal(PUNCTUATION.equals));
 
 export const Name = createToken({ name: "Name", pattern: NAME_PATTERN, categories: [NonNewline] });
 

@@ -110,21 +110,24 @@ interface NewlineToken extends IToken {
   nextSignificant?: IToken;
 }
 
-/** A problem the parser found itself (not a chevrotain exception). */
-/** Tokens that fit no rule: explained after the parse, with content assist (`explainJunk`). */
-interface Junk {
-  /** The tokens from where the rule began up to and including the junk. */
+/**
+ * The rest of a line, from its first token that fits no rule: explained after the parse,
+ * with content assist (`explainRestOfLine`).
+ */
+interface RestOfLine {
+  /** The tokens from where the rule began up to and including `firstUnread`. */
   statementTokens: IToken[];
-  junkToken: IToken;
+  firstUnread: IToken;
   /** Inside a block: which one (a property was expected); else a statement was. */
   blockKind?: BlockKind;
 }
 
+/** A problem the parser found itself (not a chevrotain exception). */
 interface ParserProblem {
   span: Span;
   message: string;
   /** For a line that is not a statement: its tokens, to work out what was expected. */
-  junk?: Junk;
+  restOfLine?: RestOfLine;
 }
 
 /** The keyword each keyword token stands for. */
@@ -183,14 +186,14 @@ class WfParser extends EmbeddedActionsParser {
    * Grammar validations cost start-up time on every CLI run; they are skipped in the shipped
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
    */
-  constructor(recoveryEnabled = true, skipValidations = true, readsJunk = true) {
+  constructor(recoveryEnabled = true, skipValidations = true, readsRestOfLine = true) {
     super(allTokens, { recoveryEnabled, maxLookahead: MAX_LOOKAHEAD, errorMessageProvider, skipValidations });
-    this.readsJunk = readsJunk;
+    this.readsRestOfLine = readsRestOfLine;
     this.performSelfAnalysis();
   }
 
-  /** Whether a block takes tokens that begin no property (`blockJunk`); content assist's grammar does not, so it offers only what fits. */
-  private readsJunk = true;
+  /** Whether a block takes tokens that begin no property (`blockRestOfLine`); content assist's grammar does not, so it offers only what fits. */
+  private readsRestOfLine = true;
 
   /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
   stoppedAt: IToken | undefined;
@@ -341,11 +344,11 @@ class WfParser extends EmbeddedActionsParser {
       rest.push(this.CONSUME(NonNewline));
     });
     this.ACTION(() => {
-      const junk = rest[0];
-      if (!junk) return;
+      const firstUnread = rest[0];
+      if (!firstUnread) return;
       if (statement) widen(statement, span(rest[rest.length - 1]!));
       if (this.savedErrors.length + this.problems.length > errorsBefore) return;
-      this.problems.push({ span: span(junk), message: "", junk: { statementTokens: this.tokensBetween(first, junk), junkToken: junk } });
+      this.problems.push({ span: span(firstUnread), message: "", restOfLine: { statementTokens: this.tokensBetween(first, firstUnread), firstUnread } });
     });
     return statement;
     },
@@ -401,8 +404,8 @@ class WfParser extends EmbeddedActionsParser {
     return this.ACTION(() => {
       const first = tokens[0]!;
       const statement: InvalidStatement = { type: "invalid", ...join(span(first), span(tokens[tokens.length - 1]!)) };
-      // The whole line, to find its first token that makes no sense (see `explainJunk`).
-      this.problems.push({ span: span(first), message: "", junk: { statementTokens: tokens, junkToken: first } });
+      // The whole line, to find its first token that makes no sense (see `explainRestOfLine`).
+      this.problems.push({ span: span(first), message: "", restOfLine: { statementTokens: tokens, firstUnread: first } });
       this.current = statement;
       return statement;
     });
@@ -739,7 +742,7 @@ class WfParser extends EmbeddedActionsParser {
                   this.ACTION(() => property && properties.push(property));
                 },
               },
-              ...(this.readsJunk ? [{ ALT: () => this.SUBRULE(this.blockJunk, { ARGS: [blockKind] }) }] : []),
+              ...(this.readsRestOfLine ? [{ ALT: () => this.SUBRULE(this.blockRestOfLine, { ARGS: [blockKind] }) }] : []),
             ],
           });
         },
@@ -757,7 +760,7 @@ class WfParser extends EmbeddedActionsParser {
    * Tokens in a block that begin no property: skipped up to the end of the line or the `}`,
    * with one error unless the line already has one (recovering from it landed here).
    */
-  blockJunk = this.RULE("blockJunk", (blockKind: BlockKind): void => {
+  blockRestOfLine = this.RULE("blockRestOfLine", (blockKind: BlockKind): void => {
     const tokens: IToken[] = [];
     this.AT_LEAST_ONE({
       GATE: () => !tokenMatcher(this.LA(1), RBrace),
@@ -768,7 +771,7 @@ class WfParser extends EmbeddedActionsParser {
     this.ACTION(() => {
       const first = tokens[0];
       if (!first || this.lineHasError(first)) return;
-      this.problems.push({ span: span(first), message: "", junk: { statementTokens: tokens, junkToken: first, blockKind } });
+      this.problems.push({ span: span(first), message: "", restOfLine: { statementTokens: tokens, firstUnread: first, blockKind } });
     });
   });
 
@@ -1129,8 +1132,8 @@ function chevrotainParse(text: string): ParseResult & { errorCount: number } {
     syntaxError(errorSpan(error, text), error.message);
   }
   for (const problem of parser.problems) {
-    if (problem.junk) {
-      const explained = explainJunk(problem.junk, text);
+    if (problem.restOfLine) {
+      const explained = explainRestOfLine(problem.restOfLine, text);
       syntaxError(explained.span, explained.message);
     } else {
       syntaxError(problem.span, problem.message);
@@ -1217,11 +1220,11 @@ function errorSpan(error: IRecognitionException, text: string): Span {
  * finds the first token that cannot continue what precedes it (chevrotain's content assist
  * knows what could have) and says what was expected there.
  */
-function explainJunk({ statementTokens, junkToken: junk, blockKind }: Junk, text: string): { span: Span; message: string } {
-  const line = statementTokens.includes(junk) ? statementTokens : [...statementTokens, junk];
+function explainRestOfLine({ statementTokens, firstUnread, blockKind }: RestOfLine, text: string): { span: Span; message: string } {
+  const line = statementTokens.includes(firstUnread) ? statementTokens : [...statementTokens, firstUnread];
   const rule = blockKind ? "blockProperty" : "realStatement";
   // Long statements (a chain of thousands of links) are not worth exploring token by token.
-  if (line.length > 200) return { span: span(junk), message: `expected a new line after \`${statementTokens[statementTokens.length - 1]?.image ?? ""}\`, found ${describeToken(junk)}` };
+  if (line.length > 200) return { span: span(firstUnread), message: `expected a new line after \`${statementTokens[statementTokens.length - 1]?.image ?? ""}\`, found ${describeToken(firstUnread)}` };
   for (let i = 0; i < line.length; i++) {
     const prefix = line.slice(0, i);
     const next = line[i]!;
@@ -1246,7 +1249,7 @@ function lineEndDescription(text: string, last: IToken): string {
 
 function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): readonly TokenType[] {
   // Content assist reads only the prefix's token types. A broken line is explained one prefix
-  // at a time, and broken lines tend to repeat (pasted junk, a generator gone wrong), so the
+  // at a time, and broken lines tend to repeat (a paste gone wrong, a faulty generator), so the
   // answers are remembered by rule and types; the memo is bounded, as texts are unbounded.
   let key = rule;
   for (const token of prefix) key += ` ${token.tokenType.name}`;
@@ -1323,7 +1326,7 @@ const ROLE_OF_NAME_REF: Record<string, NameRole> = {
   "destinationStatement#0": "node",
 };
 
-/** The grammar without its junk rules, for content assist; built on first need. */
+/** The grammar without its rest-of-line rules, for content assist; built on first need. */
 let assistParser: WfParser | undefined;
 /** Past this many tokens (after compaction) a statement is not explored: content assist costs about 0.1 ms a token. */
 const MAX_ASSIST_TOKENS = 400;

@@ -15,6 +15,24 @@ import type { Block, BlockProperty, Statement, VersionDestinationProperty, WithC
 export const BLANKS = " \t\f\v\u00a0\ufeff";
 /** A comment runs from this character to the end of its line. */
 export const COMMENT_START = "#";
+/**
+ * The punctuation of `.wf`. The chevrotain lexer and the statement chunker read it from here;
+ * the fast parser's scanner switches on the same characters as literals (its hot loop), and
+ * the property tests that hold it equal to chevrotain fail if the two ever differ.
+ */
+export const PUNCTUATION = {
+  arrow: "->",
+  openBlock: "{",
+  closeBlock: "}",
+  openList: "[",
+  closeList: "]",
+  comma: ",",
+  colon: ":",
+  equals: "=",
+  at: "@",
+  quote: '"',
+  escape: "\\",
+} as const;
 
 // Patterns are ASCII: chevrotain keeps its first-character optimisation only for patterns
 // without Unicode property escapes (a test asserts `ensureOptimizations`).
