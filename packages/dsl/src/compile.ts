@@ -32,7 +32,7 @@ import type {
 import { isNodeDeclaration, keywordOf, keywordSpan } from "./ast.js";
 import { BLOCKS, printName, readBlock, wordList, type BlockContents, type BlockKind, type BlockProblem } from "./syntax-table.js";
 import type { FieldWriter } from "./fields.js";
-import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/field-writers.js";
+import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/from-tables.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
 import { hasOwn, literalValue, type LiteralProblem, setOwnField, stringMemberOf } from "./json-value.js";
 import { parse } from "./parser.js";

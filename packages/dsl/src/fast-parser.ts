@@ -15,29 +15,13 @@
  *   check both directions). Should one ever be left to chevrotain, list it here and weaken
  *   the test's second direction.
  *
- * It reads the lexical table (syntax-table.ts) as the lexer does, and mirrors the lexer's
- * tokens (each pattern matched greedily, tried in the lexer's order; keywords only as whole words; newlines as tokens, except before a line that
- * continues a chain with `->`) and the parser's decisions on valid input (see each decision).
+ * It reads the lexical table (syntax-table.ts) as the lexer does, and every statement and
+ * block property by its steps, as the grammar does. It mirrors the lexer's tokens (each
+ * pattern matched greedily, tried in the lexer's order; keywords only as whole words;
+ * newlines as tokens, except before a line that continues a chain with `->`) and the
+ * parser's decisions on valid input (see each decision).
  */
-import type {
-  Block,
-  BlockProperty,
-  ChainStatement,
-  Comment,
-  JsonArrayLiteral,
-  JsonLiteral,
-  JsonMember,
-  JsonObjectLiteral,
-  JsonScalarLiteral,
-  KindSpec,
-  NameSyntax,
-  Statement,
-  SubjectsProperty,
-  TypedSubject,
-  VersionSyntax,
-  WfFile,
-  WithClause,
-} from "./ast.js";
+import type { Block, BlockProperty, ChainStatement, Comment, JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral, KindSpec, NameSyntax, Statement, SubjectsProperty, Syntax, VersionSyntax, WfFile, WithClause } from "./ast.js";
 import type { Span } from "./positions.js";
 import {
   BLANKS,
@@ -52,15 +36,17 @@ import {
   NUMBER_PATTERN,
   PROPERTIES,
   STATEMENTS,
+  TYPED_SUBJECT,
   VERSION_JOINERS,
   wordContinuesBlock,
   type BlockKind,
   type KeywordText,
   type PropertyKeyword,
-  type StatementEntry,
   type StatementKeyword,
+  type Step,
 } from "./syntax-table.js";
 import { MAX_JSON_DEPTH } from "./json-value.js";
+import { EMPTY_PROPERTIES, EMPTY_STATEMENTS, EMPTY_SUBJECT_BODIES } from "./generated/from-tables.js";
 
 // ---------------------------------------------------------------- token types
 
@@ -100,9 +86,53 @@ const KEYWORDS_BY_LENGTH: ReadonlyArray<ReadonlyArray<readonly [string, number]>
   return table;
 })();
 
-/** By keyword code: the statement it begins, the block property it begins (with its form). */
-const STATEMENT_OF = KEYWORD_TEXTS.map((word) => (word in STATEMENTS ? (word as StatementKeyword) : undefined));
-const PROPERTY_OF = KEYWORD_TEXTS.map((word) => (word in PROPERTIES ? (word as PropertyKeyword) : undefined));
+/** An element of the tree being read, by key. */
+type Element = Syntax & Record<string, unknown>;
+
+// What each step reads, as a small integer for the reader's switch.
+const READS = ["name", "version", "block", "kind", "with", "json", "clause", "subject", "equals", "list", "group"] as const;
+const [R_NAME, R_VERSION, R_BLOCK, R_KIND, R_WITH, R_JSON, R_CLAUSE, R_SUBJECT, R_EQUALS, R_LIST, R_GROUP] = READS.map((_, i) => i) as number[];
+
+/**
+ * A step as this parser reads it, every field present whatever the step (one object shape
+ * for every step the hot loop reads). `token` begins an optional step that one token decides.
+ */
+class Op {
+  readonly read: number;
+  readonly key: string;
+  readonly optional: boolean;
+  readonly block: BlockKind;
+  readonly token: number;
+  readonly group: readonly Op[];
+  constructor(step: Step) {
+    this.read = READS.indexOf(step.read);
+    this.key = "key" in step ? (step.key ?? "") : "";
+    this.optional = step.read === "version" || step.read === "clause" || step.read === "group" || ("optional" in step && step.optional === true);
+    this.block = "block" in step ? step.block : "part";
+    this.token = step.read === "block" ? LBRACE : step.read === "with" ? KW_WITH : step.read === "clause" ? KW[step.keyword] : EQUALS;
+    this.group = step.read === "group" ? step.steps.map((inner) => new Op(inner)) : [];
+  }
+}
+
+/** How to read an element: make it empty (generated from the table), then read its steps. */
+interface ElementForm {
+  make: (start: number, end: number) => Element;
+  ops: readonly Op[];
+  keyword: boolean;
+}
+
+function elementForm(make: ElementForm["make"], steps: readonly Step[], keyword: boolean): ElementForm {
+  return { make, ops: steps.map((step) => new Op(step)), keyword };
+}
+
+/** By keyword code: how to read the statement it begins, and the block property it begins. */
+const STATEMENT_FORMS = KEYWORD_TEXTS.map((word) => (word in STATEMENTS ? elementForm(EMPTY_STATEMENTS[word as StatementKeyword], STATEMENTS[word as StatementKeyword].steps, true) : undefined));
+const PROPERTY_FORMS = KEYWORD_TEXTS.map((word) => {
+  if (!(word in PROPERTIES)) return undefined;
+  const property: { steps: readonly Step[]; keyword?: false } = PROPERTIES[word as PropertyKeyword];
+  return elementForm(EMPTY_PROPERTIES[word as PropertyKeyword], property.steps, property.keyword !== false);
+});
+const TYPED_SUBJECT_FORM = elementForm(EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, false);
 /** By keyword code, for a clause word (CLAUSES): the bracket token after it that makes it a clause. */
 const CLAUSE_BRACKET = KEYWORD_TEXTS.map((word) => (word in CLAUSES ? (CLAUSES[word as keyof typeof CLAUSES] === "{" ? LBRACE : LBRACKET) : -1));
 /** By block kind, then token type: whether a line that begins with it goes on with the block (`wordContinuesBlock`). */
@@ -210,6 +240,9 @@ class FastParser {
   private end = 0;
   /** For a string: it contains a backslash, so it needs decoding. */
   private escaped = false;
+
+  /** The end of the token before the current one: where an element read up to it ends. */
+  private lastEnd = 0;
 
   // One token of lookahead, scanned on demand.
   private hasPeek = false;
@@ -437,6 +470,7 @@ class FastParser {
   // ------------------------------------------------------------ token stream
 
   private advance(): void {
+    this.lastEnd = this.end;
     if (this.hasPeek) {
       this.hasPeek = false;
       this.type = this.peekType;
@@ -487,27 +521,10 @@ class FastParser {
 
   // ------------------------------------------------------------ file and statements
 
-  parseFile(): WfFile {
-    const statements: Statement[] = [];
-    this.advance();
-    for (;;) {
-      const type = this.type;
-      if (type === EOF) break;
-      if (type === NEWLINE) {
-        this.advance();
-        continue;
-      }
-      statements.push(this.statement());
-      // A statement ends at the end of its line; anything else on it is an error.
-      if (this.type !== NEWLINE && this.type !== EOF) throw DECLINE;
-    }
-    return { type: "file", statements, comments: this.comments, start: 0, end: this.length };
-  }
-
   /**
    * Reads statements from `from` (a chunk boundary, see chunks.ts) for as long as it can: to
-   * the end of the text, or up to the statement it declines. Everything read is what
-   * `parseFile` reads there; nothing of the declined statement is kept.
+   * the end of the text, or up to the statement it declines; nothing of the declined
+   * statement is kept.
    */
   readStatements(from: number): FastStatements {
     this.pos = from;
@@ -559,124 +576,78 @@ class FastParser {
       const second = this.peek();
       if (second === ARROW || second === COMMA) return this.chain();
     }
-    const statement = STATEMENT_OF[type - KEYWORD_BASE];
-    const form = statement && (STATEMENTS[statement] as StatementEntry).form;
-    if (form === "kind") return this.triggerOrDestination(statement as "trigger" | "destination");
-    if (form === "json") {
-      const start = this.start;
-      this.advance();
-      const value = this.json();
-      return { type: statement as "node" | "edge" | "document", value, start, end: value.end };
-    }
-    switch (statement) {
-      case "workflow":
-        return this.workflow();
-      case "subject":
-        return this.subject();
-      case "part":
-        return this.part();
-      case "gate":
-        return this.gate();
-      case "version": {
-        const start = this.start;
-        this.advance();
-        this.expect(LBRACE);
-        const block = this.block(statement);
-        return { type: statement, block, start, end: block.end };
+    const form = type >= KEYWORD_BASE ? STATEMENT_FORMS[type - KEYWORD_BASE] : undefined;
+    if (!form) throw DECLINE;
+    return this.element(form) as unknown as Statement;
+  }
+
+  /** An element: its keyword, if it has one, then its steps (the parser's `element`). */
+  private element(form: ElementForm): Element {
+    const element = form.make(this.start, 0);
+    if (form.keyword) this.advance();
+    this.steps(element, form.ops);
+    element.end = this.lastEnd;
+    return element;
+  }
+
+  private steps(element: Element, ops: readonly Op[]): void {
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      const read = op.read;
+      // An optional step that one token decides, absent.
+      if (op.optional && read !== R_NAME && read !== R_VERSION && this.type !== op.token) continue;
+      let value: Syntax | undefined;
+      switch (read) {
+        case R_NAME:
+          value = op.optional ? this.optionalName() : this.nameRef();
+          break;
+        case R_VERSION:
+          value = this.optionalVersion();
+          break;
+        case R_BLOCK:
+          this.expect(LBRACE);
+          value = this.block(op.block);
+          break;
+        case R_KIND:
+          value = this.kindSpec(op.block);
+          break;
+        case R_WITH:
+          this.expect(KW_WITH);
+          value = this.withClause();
+          break;
+        case R_JSON:
+          value = this.json();
+          break;
+        case R_CLAUSE: {
+          const start = this.start;
+          this.advance();
+          const literal = this.json();
+          value = { value: literal, start, end: literal.end } as Syntax;
+          break;
+        }
+        case R_SUBJECT:
+          // One token decides (the rule's gated OR): `{` begins a JSON object, a name a typed subject.
+          if (this.type === LBRACE) {
+            const literal = this.json();
+            value = { type: "raw", value: literal, start: literal.start, end: literal.end } as Syntax;
+          } else {
+            value = this.element(TYPED_SUBJECT_FORM);
+          }
+          break;
+        case R_EQUALS:
+          this.expect(EQUALS);
+          if (op.key) element[op.key] = this.start;
+          this.advance();
+          continue;
+        case R_LIST:
+          this.nameList(element as unknown as SubjectsProperty);
+          continue;
+        case R_GROUP:
+          this.steps(element, op.group);
+          continue;
       }
-      default:
-        throw DECLINE;
+      element[op.key] = value;
     }
-  }
-
-  private workflow(): Statement {
-    const start = this.start;
-    let end = this.end;
-    this.advance();
-    const name = this.optionalName();
-    if (name) end = name.end;
-    const clause = this.optionalWith();
-    if (clause) end = clause.end;
-    return { type: "workflow", name, with: clause, start, end };
-  }
-
-  private subject(): Statement {
-    const start = this.start;
-    this.advance();
-    const name = this.nameRef();
-    this.expect(EQUALS);
-    this.advance();
-    // One token decides (the rule's gated OR): `{` begins a JSON object, a name a typed subject.
-    if (this.type === LBRACE) {
-      const value = this.json();
-      return { type: "subject", name, body: { type: "raw", value, start: value.start, end: value.end }, start, end: value.end };
-    }
-    const kind = this.nameRef();
-    const canonicalId = this.nameRef();
-    let end = canonicalId.end;
-    const label = this.optionalName();
-    if (label) end = label.end;
-    let identifiers: TypedSubject["identifiers"];
-    if (this.type === KW.identifiers) {
-      const identifiersStart = this.start;
-      this.advance();
-      const value = this.json();
-      identifiers = { value, start: identifiersStart, end: value.end };
-      end = value.end;
-    }
-    const clause = this.optionalWith();
-    if (clause) end = clause.end;
-    const body: TypedSubject = { type: "typed", kind, canonicalId, label, identifiers, with: clause, start: kind.start, end };
-    return { type: "subject", name, body, start, end };
-  }
-
-  private triggerOrDestination(kind: "trigger" | "destination"): Statement {
-    const start = this.start;
-    this.advance();
-    const name = this.nameRef();
-    const spec = this.kindSpec(kind);
-    let end = spec.end;
-    const clause = this.optionalWith();
-    if (clause) end = clause.end;
-    return { type: kind, name, spec, with: clause, start, end };
-  }
-
-  private part(): Statement {
-    const start = this.start;
-    this.advance();
-    const name = this.nameRef();
-    let end = name.end;
-    let equals: number | undefined;
-    let partId: NameSyntax | undefined;
-    let version: VersionSyntax | undefined;
-    let block: Block | undefined;
-    if (this.type === EQUALS) {
-      equals = this.start;
-      this.advance();
-      partId = this.nameRef();
-      end = partId.end;
-      version = this.optionalVersion();
-      if (version) end = version.end;
-    }
-    if (this.type === LBRACE) {
-      block = this.block("part");
-      end = block.end;
-    }
-    const clause = this.optionalWith();
-    if (clause) end = clause.end;
-    return { type: "part", name, equals, partId, version, block, with: clause, start, end };
-  }
-
-  private gate(): Statement {
-    const start = this.start;
-    this.advance();
-    const name = this.nameRef();
-    let end = name.end;
-    const belowFloor = this.optionalName();
-    if (belowFloor) end = belowFloor.end;
-    const clause = this.optionalWith();
-    if (clause) end = clause.end;
-    return { type: "gate", name, belowFloor, with: clause, start, end };
   }
 
   /** `a, b -> c -> d, e with {...}`; lines starting with `->` were already joined by the scanner. */
@@ -804,50 +775,17 @@ class FastParser {
     return { open, close, properties, start: open, end };
   }
 
-  /** A property in its form (the parser's `property`); which properties suit the block is the compiler's business. */
   private blockProperty(): BlockProperty {
-    const word = this.type >= KEYWORD_BASE ? PROPERTY_OF[this.type - KEYWORD_BASE] : undefined;
+    const form = this.type >= KEYWORD_BASE ? PROPERTY_FORMS[this.type - KEYWORD_BASE] : undefined;
     // Anything else in a block is the rest of a line to chevrotain (an error).
-    if (word === undefined) throw DECLINE;
-    const form = PROPERTIES[word].form;
-    if (form === "json") {
-      const clause = this.withClause();
-      return { type: word, clause, start: clause.start, end: clause.end } as BlockProperty;
-    }
-    const start = this.start;
-    this.advance();
-    switch (form) {
-      case "name": {
-        const value = this.nameRef();
-        return { type: word, value, start, end: value.end } as BlockProperty;
-      }
-      case "job": {
-        const id = this.nameRef();
-        let end = id.end;
-        const version = this.optionalVersion();
-        if (version) end = version.end;
-        const clause = this.optionalWith();
-        if (clause) end = clause.end;
-        return { type: word, id, version, with: clause, start, end } as BlockProperty;
-      }
-      case "list":
-        return this.nameList(word, start);
-      case "kind": {
-        const spec = this.kindSpec(word as BlockKind);
-        return { type: word, spec, start, end: spec.end } as BlockProperty;
-      }
-      case "with": {
-        this.expect(KW_WITH);
-        const clause = this.withClause();
-        return { type: word, with: clause, start, end: clause.end } as BlockProperty;
-      }
-    }
+    if (!form) throw DECLINE;
+    return this.element(form) as unknown as BlockProperty;
   }
 
-  /** `[a, b]` after its keyword (at `start`): line breaks only where the parser's `continuesList` allows them. */
-  private nameList(word: PropertyKeyword, start: number): BlockProperty {
+  /** `[a, b]` after its keyword: line breaks only where the parser's `continuesList` allows them. */
+  private nameList(property: SubjectsProperty): void {
     this.expect(LBRACKET);
-    const open = this.start;
+    property.open = this.start;
     this.advance();
     const base = this.top;
     this.listNewlines(false);
@@ -861,12 +799,11 @@ class FastParser {
         this.listNewlines(true);
       }
     }
-    const items = this.takeFrom<NameSyntax>(base);
+    property.items = this.takeFrom<NameSyntax>(base);
     this.expect(RBRACKET);
-    const close = this.start;
-    const end = this.end;
+    property.close = this.start;
+    property.end = this.end;
     this.advance();
-    return { type: word, open, close, items, start, end } as SubjectsProperty;
   }
 
   /**
@@ -1041,10 +978,6 @@ export function fastStatementReader(text: string): (from: number) => FastStateme
  * certainty: the caller then parses it with chevrotain, which also explains any error.
  */
 export function fastParse(text: string): WfFile | undefined {
-  try {
-    return new FastParser(text).parseFile();
-  } catch {
-    // DECLINE, or (defensively) any bug here: the reference parser gets the text instead.
-    return undefined;
-  }
+  const read = new FastParser(text).readStatements(0);
+  return read.declinedAt === undefined ? { type: "file", statements: read.statements, comments: read.comments, start: 0, end: text.length } : undefined;
 }

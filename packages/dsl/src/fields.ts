@@ -131,7 +131,7 @@ export const NODE_TABLES = {
   ),
 } satisfies Record<Exclude<NodeDeclaration["type"], "node">, FieldTable>;
 
-/** Every table, for the generator of the compiler's writers (scripts/generate-field-writers.mjs). */
+/** Every table, for the generator of the compiler's writers (scripts/generate-from-tables.mjs). */
 export const FIELD_TABLES: readonly FieldTable[] = [...Object.values(NODE_TABLES), TRIGGER_SPEC_TABLE, DESTINATION_SPEC_TABLE, TERMINAL_TABLE, JOB_TABLE, SUBJECT_TABLE];
 
 /**

@@ -30,35 +30,11 @@ import {
   type Rule,
   type TokenType,
 } from "chevrotain";
-import type {
-  Block,
-  BlockProperty,
-  ChainStatement,
-  DestinationStatement,
-  DocumentStatement,
-  EdgeStatement,
-  GateStatement,
-  InvalidStatement,
-  JsonLiteral,
-  KindSpec,
-  NameSyntax,
-  NodeStatement,
-  PartStatement,
-  Statement,
-  SubjectStatement,
-  SubjectsProperty,
-  Syntax,
-  TriggerStatement,
-  TypedSubject,
-  VersionStatement,
-  VersionSyntax,
-  WfFile,
-  WithClause,
-  WorkflowStatement,
-} from "./ast.js";
+import type { Block, BlockProperty, ChainStatement, InvalidStatement, JsonLiteral, KindSpec, NameSyntax, Statement, SubjectsProperty, Syntax, VersionSyntax, WfFile, WithClause } from "./ast.js";
 import { DSL_CODES } from "@wfkit/core";
 import { sourceFault, type SourceFault } from "./diagnostics.js";
 import { buildJsonLiteral, tokenSpan } from "./json-literal.js";
+import { EMPTY_PROPERTIES, EMPTY_STATEMENTS, EMPTY_SUBJECT_BODIES } from "./generated/from-tables.js";
 import {
   allTokens,
   Arrow,
@@ -91,17 +67,17 @@ import {
   KEYWORD_TEXTS,
   NAME_CHAR,
   NAME_JOINERS,
+  numberedSteps,
   PROPERTIES,
   STATEMENTS,
+  TYPED_SUBJECT,
   wordContinuesBlock,
   wordList,
   type BlockKind,
   type KeywordText,
   type NameRole,
-  type PropertyForm,
   type PropertyKeyword,
-  type StatementEntry,
-  type StatementKeyword,
+  type Step,
 } from "./syntax-table.js";
 import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
 
@@ -134,10 +110,10 @@ interface ParserProblem {
 const KEYWORD_OF = new Map<TokenType, KeywordText>(KEYWORD_TEXTS.map((word) => [Keywords[word], word]));
 /** For each clause word, the bracket after it that makes it begin a clause. */
 const CLAUSE_BRACKETS = new Map<TokenType, TokenType>(Object.entries(CLAUSES).map(([word, bracket]) => [Keywords[word as KeywordText], bracket === "{" ? LBrace : LBracket]));
-/** The statements in the table's order (after chains, the order `realStatement` tries them in). */
-const STATEMENT_LIST = Object.entries(STATEMENTS) as [StatementKeyword, StatementEntry][];
-/** The block properties in the table's order: a property's index numbers its places in `blockProperty`. */
-const PROPERTY_LIST = Object.entries(PROPERTIES).map(([word, { form }]) => [word, form]) as [PropertyKeyword, PropertyForm][];
+/** An element of the tree being read, by key (see `WfParser.element`). */
+type Element = Syntax & Record<string, unknown>;
+/** Makes an element empty (generated from the table). */
+type MakeElement = (start: number, end: number) => Element;
 
 function span(token: IToken): Span {
   return tokenSpan(token);
@@ -382,18 +358,13 @@ class WfParser extends EmbeddedActionsParser {
         IGNORE_AMBIGUITIES: true,
         DEF: (this.statementAlternatives ??= [
           { ALT: () => this.SUBRULE(this.chainStatement) },
-          ...STATEMENT_LIST.map(([word]) => ({ ALT: () => this.SUBRULE(this.formStatements[word] ?? this.ownStatements[word]!) })),
+          ...Object.values(this.statementRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as Statement | undefined })),
         ]),
       }),
     { recoveryValueFunc: () => this.current },
   );
 
   private statementAlternatives: IOrAlt<Statement | undefined>[] | undefined;
-
-  /** The statements with rules of their own. */
-  private get ownStatements(): Partial<Record<StatementKeyword, ParserMethod<[], Statement | undefined>>> {
-    return { workflow: this.workflowStatement, subject: this.subjectStatement, part: this.partStatement, gate: this.gateStatement, version: this.versionStatement };
-  }
 
   /** A line that begins no statement: reported once, with what would have made sense. */
   invalidLine = this.RULE("invalidLine", (): InvalidStatement | undefined => {
@@ -411,201 +382,125 @@ class WfParser extends EmbeddedActionsParser {
     });
   });
 
-  // ------------------------------------------------------------------ statements
-
-  workflowStatement = this.RULE(
-    "workflowStatement",
-    (): WorkflowStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.workflow);
-      const statement = this.ACTION(() => this.start<WorkflowStatement>({ type: "workflow", name: undefined, with: undefined, ...span(keyword) }));
-      this.OPTION({
-        GATE: () => !this.clauseAhead(),
-        DEF: () => {
-          const name = this.SUBRULE(this.nameRef);
-          this.ACTION(() => this.extend(statement, "name", name));
-        },
-      });
-      this.OPTION2(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as WorkflowStatement | undefined },
-  );
-
-  subjectStatement = this.RULE(
-    "subjectStatement",
-    (): SubjectStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.subject);
-      const statement = this.ACTION(() => this.start<SubjectStatement>({ type: "subject", name: undefined, body: undefined, ...span(keyword) }));
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      const equals = this.CONSUME(Equals);
-      this.ACTION(() => {
-        if (isReal(equals)) widen(statement, span(equals));
-      });
-      this.OR({
-        // One token decides: `{` begins JSON, a name begins `company "id" "label"`.
-        MAX_LOOKAHEAD: 1,
-        DEF: [
-        {
-          // Only an object: `subject x = "..."` would read as a kind word.
-          GATE: () => tokenMatcher(this.LA(1), LBrace),
-          ALT: () => {
-            const value = this.SUBRULE(this.jsonLiteral);
-            this.ACTION(() => {
-              if (value) this.extend(statement, "body", { type: "raw", value, start: value.start, end: value.end });
-            });
-          },
-        },
-        {
-          ALT: () => {
-            const body = this.SUBRULE(this.typedSubject);
-            this.ACTION(() => this.extend(statement, "body", body));
-          },
-        },
-        ],
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as SubjectStatement | undefined },
-  );
-
-  /** `company "cmp_tesco" "Tesco PLC" identifiers [...] with {...}` */
-  typedSubject = this.RULE("typedSubject", (): TypedSubject | undefined => {
-    const kind = this.SUBRULE(this.nameRef);
-    const body = this.ACTION(() => (kind ? ({ type: "typed", kind, canonicalId: undefined, label: undefined, identifiers: undefined, with: undefined, start: kind.start, end: kind.end } as TypedSubject) : undefined));
-    const canonicalId = this.SUBRULE2(this.nameRef);
-    this.ACTION(() => body && this.extend(body, "canonicalId", canonicalId));
-    this.OPTION({
-      GATE: () => !this.clauseAhead(),
-      DEF: () => {
-        const label = this.SUBRULE3(this.nameRef);
-        this.ACTION(() => body && this.extend(body, "label", label));
-      },
-    });
-    this.OPTION2(() => {
-      const keyword = this.CONSUME(Keywords.identifiers);
-      const value = this.SUBRULE(this.jsonLiteral);
-      this.ACTION(() => {
-        if (!body) return;
-        const clauseSpan = join(span(keyword), value);
-        body.identifiers = { value, ...clauseSpan };
-        widen(body, clauseSpan);
-      });
-    });
-    this.OPTION3(() => {
-      const clause = this.SUBRULE(this.withClause);
-      this.ACTION(() => body && this.extend(body, "with", clause));
-    });
-    return body;
-  });
+  // ------------------------------------------------------------------ statements and properties
 
   /**
-   * The statements read in a shared form (STATEMENTS' `form`): a keyword and a JSON literal
-   * (`node`, `edge`, `document`), or a keyword, a name, a kind word with its block and a
-   * `with` (`trigger`, `destination`). One rule each, named `<keyword>Statement`.
+   * A rule for each statement (`<keyword>Statement`) and each block property
+   * (`<keyword>Property`), reading its steps (syntax-table.ts). A statement that has to give
+   * up returns what it has read; a property, nothing.
    */
-  private readonly formStatements = Object.fromEntries(
-    STATEMENT_LIST.flatMap(([word, entry]) =>
-      entry.form ? [[word, this.RULE(`${word}Statement`, () => (entry.form === "json" ? this.jsonStatement(word) : this.kindStatement(word as "trigger" | "destination")), { recoveryValueFunc: () => this.current })]] : [],
-    ),
-  ) as Partial<Record<StatementKeyword, ParserMethod<[], Statement | undefined>>>;
+  private readonly statementRules = this.elementRules(STATEMENTS, EMPTY_STATEMENTS, "Statement");
+  private readonly propertyRules = this.elementRules(PROPERTIES, EMPTY_PROPERTIES, "Property");
 
-  private jsonStatement(word: StatementKeyword): Statement | undefined {
-    const keyword = this.CONSUME(Keywords[word]);
-    const statement = this.ACTION(() => this.start({ type: word, value: undefined, ...span(keyword) } as NodeStatement));
-    const value = this.SUBRULE(this.jsonLiteral);
-    this.ACTION(() => this.extend(statement, "value", value));
-    return statement;
+  private elementRules<W extends string>(table: Record<W, { steps: readonly Step[]; keyword?: false }>, makers: Record<W, MakeElement>, suffix: "Statement" | "Property"): Record<W, ParserMethod<[], Syntax | undefined>> {
+    const entries = Object.entries(table) as [W, { steps: readonly Step[]; keyword?: false }][];
+    const isStatement = suffix === "Statement";
+    return Object.fromEntries(
+      entries.map(([word, { steps, keyword }]) => [
+        word,
+        this.RULE(`${word}${suffix}`, () => this.element(makers[word], steps, keyword === false ? undefined : Keywords[word as KeywordText], isStatement), {
+          recoveryValueFunc: () => (isStatement ? this.current : undefined),
+        }),
+      ]),
+    ) as Record<W, ParserMethod<[], Syntax | undefined>>;
   }
 
-  private kindStatement(word: "trigger" | "destination"): Statement | undefined {
-    const keyword = this.CONSUME(Keywords[word]);
-    const statement = this.ACTION(() => this.start({ type: word, name: undefined, spec: undefined, with: undefined, ...span(keyword) } as TriggerStatement | DestinationStatement));
-    const name = this.SUBRULE(this.nameRef);
-    this.ACTION(() => this.extend(statement, "name", name));
-    const spec = this.SUBRULE(this.kindSpec, { ARGS: [word] });
-    this.ACTION(() => this.extend(statement, "spec", spec));
-    this.OPTION(() => {
-      const clause = this.SUBRULE(this.withClause);
-      this.ACTION(() => this.extend(statement, "with", clause));
-    });
-    return statement;
+  /** A subject's typed body, which begins with its kind word. */
+  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element(EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false), { recoveryValueFunc: () => undefined });
+
+  /**
+   * An element of the tree: its keyword, if it has one, then its steps. One without a keyword
+   * exists only once its first step is read. Each step is numbered as `numberedSteps` numbers
+   * it: chevrotain tells apart the places of a rule by these numbers, and completion reads them
+   * back (`stepAt`).
+   */
+  private element(make: MakeElement, steps: readonly Step[], keyword: TokenType | undefined, isStatement: boolean): Syntax | undefined {
+    let element: Element | undefined;
+    if (keyword) {
+      const token = this.CONSUME(keyword);
+      this.ACTION(() => {
+        element = make(token.startOffset, span(token).end);
+        if (isStatement) this.current = element as unknown as Statement;
+      });
+    }
+    const numbered = numberedSteps(steps);
+    /** Puts what a step read in its field (in an action: the grammar is recorded without them). */
+    const fill = (step: Step, value: () => Syntax | undefined): void => {
+      this.ACTION(() => {
+        const read = value();
+        if (!element && read && step === steps[0]) element = make(read.start, read.end);
+        if (element && "key" in step && step.key) this.extend(element, step.key, read);
+      });
+    };
+    /** Reads a step's rule, then puts what it read in its field. */
+    const sub = <T extends Syntax | undefined>(step: Step, read: () => T): void => {
+      const value = read();
+      fill(step, () => value);
+    };
+    const readStep = (step: Step): void => {
+      const idx = numbered.indexOf(step);
+      /** Reads an optional step when it is there; an optional name, unless a clause begins there. */
+      const maybe = (optional: boolean | undefined, read: () => void): void => {
+        if (!optional) return read();
+        this.option(idx, step.read === "name" ? { GATE: () => !this.clauseAhead(), DEF: read } : read);
+      };
+      switch (step.read) {
+        case "name":
+          return maybe(step.optional, () => sub(step, () => this.subrule(idx, this.nameRef)));
+        case "version":
+          return this.option(idx, () => sub(step, () => this.subrule(idx, this.versionRef)));
+        case "block":
+          return maybe(step.optional, () => sub(step, () => this.subrule(idx, this.block, { ARGS: [step.block] })));
+        case "kind":
+          return sub(step, () => this.subrule(idx, this.kindSpec, { ARGS: [step.block] }));
+        case "with":
+          return maybe(step.optional, () => sub(step, () => this.subrule(idx, this.withClause)));
+        case "json":
+          return sub(step, () => this.subrule(idx, this.jsonLiteral));
+        case "equals": {
+          const equals = this.consume(idx, Equals);
+          return this.ACTION(() => {
+            if (!element || !isReal(equals)) return;
+            if (step.key) element[step.key] = equals.startOffset;
+            widen(element, span(equals));
+          });
+        }
+        case "clause":
+          return this.option(idx, () => {
+            const word = this.consume(idx, Keywords[step.keyword]);
+            const value = this.subrule(idx, this.jsonLiteral);
+            fill(step, () => ({ value, ...join(span(word), value) }));
+          });
+        case "list": {
+          const list = this.subrule(idx, this.nameList, { ARGS: [element as SubjectsProperty | undefined] });
+          // A list that had to give up takes its property with it.
+          return this.ACTION(() => {
+            if (!list) element = undefined;
+          });
+        }
+        case "subject":
+          return this.or(idx, {
+            // One token decides: `{` begins JSON, a name begins `company "id" "label"`.
+            MAX_LOOKAHEAD: 1,
+            DEF: [
+              {
+                // Only an object: `subject x = "..."` would read as a kind word.
+                GATE: () => tokenMatcher(this.LA(1), LBrace),
+                ALT: () => {
+                  const value = this.subrule(idx, this.jsonLiteral);
+                  fill(step, () => value && { type: "raw", value, start: value.start, end: value.end });
+                },
+              },
+              { ALT: () => sub(step, () => this.subrule(idx, this.typedSubject)) },
+            ],
+          });
+        case "group":
+          return this.option(idx, () => step.steps.forEach(readStep));
+      }
+    };
+    steps.forEach(readStep);
+    return element;
   }
-
-  partStatement = this.RULE(
-    "partStatement",
-    (): PartStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.part);
-      const statement = this.ACTION(() =>
-        this.start<PartStatement>({ type: "part", name: undefined, equals: undefined, partId: undefined, version: undefined, block: undefined, with: undefined, ...span(keyword) }),
-      );
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      this.OPTION(() => {
-        const equals = this.CONSUME(Equals);
-        this.ACTION(() => {
-          if (isReal(equals)) {
-            statement.equals = equals.startOffset;
-            widen(statement, span(equals));
-          }
-        });
-        const partId = this.SUBRULE2(this.nameRef);
-        this.ACTION(() => this.extend(statement, "partId", partId));
-        this.OPTION2(() => {
-          const version = this.SUBRULE(this.versionRef);
-          this.ACTION(() => this.extend(statement, "version", version));
-        });
-      });
-      this.OPTION3(() => {
-        const block = this.SUBRULE(this.block, { ARGS: ["part"] });
-        this.ACTION(() => this.extend(statement, "block", block));
-      });
-      this.OPTION4(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as PartStatement | undefined },
-  );
-
-  gateStatement = this.RULE(
-    "gateStatement",
-    (): GateStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.gate);
-      const statement = this.ACTION(() => this.start<GateStatement>({ type: "gate", name: undefined, belowFloor: undefined, with: undefined, ...span(keyword) }));
-      const name = this.SUBRULE(this.nameRef);
-      this.ACTION(() => this.extend(statement, "name", name));
-      this.OPTION({
-        GATE: () => !this.clauseAhead(),
-        DEF: () => {
-          const belowFloor = this.SUBRULE2(this.nameRef);
-          this.ACTION(() => this.extend(statement, "belowFloor", belowFloor));
-        },
-      });
-      this.OPTION2(() => {
-        const clause = this.SUBRULE(this.withClause);
-        this.ACTION(() => this.extend(statement, "with", clause));
-      });
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as GateStatement | undefined },
-  );
-
-  versionStatement = this.RULE(
-    "versionStatement",
-    (): VersionStatement | undefined => {
-      const keyword = this.CONSUME(Keywords.version);
-      const statement = this.ACTION(() => this.start<VersionStatement>({ type: "version", block: undefined, ...span(keyword) }));
-      const block = this.SUBRULE(this.block, { ARGS: ["version"] });
-      this.ACTION(() => this.extend(statement, "block", block));
-      return statement;
-    },
-    { recoveryValueFunc: () => this.current as VersionStatement | undefined },
-  );
 
   /** `a, b -> c -> d, e with {...}` */
   chainStatement = this.RULE(
@@ -795,60 +690,17 @@ class WfParser extends EmbeddedActionsParser {
   );
 
   /** The alternatives of `blockProperty`, one per property of the table; made once. */
-  private readonly propertyAlternatives = PROPERTY_LIST.map(([word, form], index) => ({ ALT: () => this.property(word, form, index) }));
+  private readonly propertyAlternatives = Object.values(this.propertyRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as BlockProperty | undefined }));
 
   blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives), { recoveryValueFunc: () => undefined });
 
-  /**
-   * One property, read in its form (PROPERTIES); `index`, its place in the table, numbers the
-   * grammar's places in it (chevrotain needs each call of a rule or token in a rule numbered
-   * apart), which is also how completion tells the properties apart (`nameRoleOf`).
-   */
-  private property(word: PropertyKeyword, form: PropertyForm, index: number): BlockProperty | undefined {
-    if (form === "json") {
-      // The keyword is the clause's own: `with {...}` on its own.
-      const clause = this.subrule(index, this.withClause);
-      return this.ACTION(() => (clause ? ({ type: word, clause, start: clause.start, end: clause.end } as BlockProperty) : undefined));
-    }
-    const keyword = this.consume(index, Keywords[word]);
-    switch (form) {
-      case "name": {
-        const value = this.subrule(index, this.nameRef);
-        return this.ACTION(() => ({ type: word, value, ...join(span(keyword), value) }) as BlockProperty);
-      }
-      case "job": {
-        const id = this.subrule(index, this.nameRef);
-        let version: VersionSyntax | undefined;
-        let clause: WithClause | undefined;
-        this.option(2 * index, () => {
-          version = this.subrule(index, this.versionRef);
-        });
-        this.option(2 * index + 1, () => {
-          clause = this.subrule(index, this.withClause);
-        });
-        return this.ACTION(() => ({ type: word, id, version, with: clause, ...join(span(keyword), clause ?? version ?? id) }) as BlockProperty);
-      }
-      case "list":
-        return this.subrule(index, this.nameList, { ARGS: [word, keyword] });
-      case "kind": {
-        const spec = this.subrule(index, this.kindSpec, { ARGS: [word as BlockKind] });
-        return this.ACTION(() => ({ type: word, spec, ...join(span(keyword), spec) }) as BlockProperty);
-      }
-      case "with": {
-        const clause = this.subrule(index, this.withClause);
-        return this.ACTION(() => ({ type: word, with: clause, ...join(span(keyword), clause) }) as BlockProperty);
-      }
-    }
-  }
-
-  /** `[a, b]` after its keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
+  /** `[a, b]` after its property's keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
   nameList = this.RULE(
     "nameList",
-    (word: PropertyKeyword, keyword: IToken): SubjectsProperty | undefined => {
-      const property = this.ACTION(() => ({ type: word, open: undefined, close: undefined, items: [], ...span(keyword) }) as SubjectsProperty);
+    (property: SubjectsProperty | undefined): SubjectsProperty | undefined => {
       const open = this.CONSUME(LBracket);
       this.ACTION(() => {
-        if (isReal(open)) {
+        if (property && isReal(open)) {
           property.open = open.startOffset;
           widen(property, span(open));
         }
@@ -856,18 +708,19 @@ class WfParser extends EmbeddedActionsParser {
       this.SUBRULE(this.listNewlines, { ARGS: [false] });
       this.OPTION(() => {
         const first = this.SUBRULE(this.nameRef);
-        this.ACTION(() => first && property.items.push(first));
+        this.ACTION(() => first && property?.items.push(first));
         this.SUBRULE2(this.listNewlines, { ARGS: [true] });
         this.MANY(() => {
           this.CONSUME(Comma);
           this.SUBRULE3(this.listNewlines, { ARGS: [false] });
           const next = this.SUBRULE2(this.nameRef);
-          this.ACTION(() => next && property.items.push(next));
+          this.ACTION(() => next && property?.items.push(next));
           this.SUBRULE4(this.listNewlines, { ARGS: [true] });
         });
       });
       const close = this.SUBRULE(this.closeBracket);
       this.ACTION(() => {
+        if (!property) return;
         property.close = close?.start;
         const last = property.items[property.items.length - 1];
         widen(property, close ?? last);
@@ -1311,20 +1164,12 @@ export interface Expected {
   partId: string | undefined;
 }
 
-/** What the name read by each `nameRef` of a statement stands for, by rule and occurrence (`SUBRULE` 0, `SUBRULE2` 2...). */
-const ROLE_OF_NAME_REF: Record<string, NameRole> = {
-  "workflowStatement#0": "workflow",
-  "subjectStatement#0": "subject",
-  "typedSubject#0": "subject-kind",
-  "typedSubject#2": "canonical-id",
-  "typedSubject#3": "subject-label",
-  "triggerStatement#0": "node",
-  "partStatement#0": "node",
-  "partStatement#2": "part-id",
-  "gateStatement#0": "node",
-  "gateStatement#2": "below-floor",
-  "destinationStatement#0": "node",
-};
+/** The numbered steps (`numberedSteps`) of each rule that reads an element. */
+const STEPS_OF_RULE = new Map<string, Step[]>([
+  ...Object.entries(STATEMENTS).map(([word, { steps }]) => [`${word}Statement`, numberedSteps(steps)] as const),
+  ...Object.entries(PROPERTIES).map(([word, { steps }]) => [`${word}Property`, numberedSteps(steps)] as const),
+  ["typedSubject", numberedSteps(TYPED_SUBJECT)],
+]);
 
 /** The grammar without its rest-of-line rules, for content assist; built on first need. */
 let assistParser: WfParser | undefined;
@@ -1386,10 +1231,12 @@ function assist(tokens: IToken[], expected: Expected): Expected {
 /** A statement keyword where a statement begins; a property keyword where a property of the block's kind begins. */
 function beginsLine(word: KeywordText, rules: string[], occurrences: number[]): boolean {
   const n = rules.length - 1;
-  if (n === 1) return word in STATEMENTS && rules[1] === `${word}Statement`;
+  if (n === 1) return rules[1] === `${word}Statement`;
+  // A property's keyword is read by its rule, or (`with`) by the clause its rule begins with.
+  const rule = rules[n] === "withClause" ? n - 1 : n;
+  if (rules[rule] !== `${word}Property` || rules[rule - 1] !== "blockProperty") return false;
   const kind = blockKindOf(rules, occurrences);
-  const begins = rules[n] === "blockProperty" || (rules[n] === "withClause" && rules[n - 1] === "blockProperty" && PROPERTY_LIST[occurrences[n]!]?.[1] === "json");
-  return begins && kind !== undefined && blockHolds(kind, word as PropertyKeyword);
+  return kind !== undefined && blockHolds(kind, word as PropertyKeyword);
 }
 
 function nameRoleOf(rules: string[], occurrences: number[]): NameRole | undefined {
@@ -1397,22 +1244,21 @@ function nameRoleOf(rules: string[], occurrences: number[]): NameRole | undefine
   const parent = rules[n - 1];
   if (rules[n] !== "nameRef") return undefined;
   if (parent === "nameGroup") return occurrences[n - 1] === 0 ? "edge-source" : "edge-target";
-  const property = parent === "kindSpec" ? specKindOf(rules, occurrences, n - 1) : parent === "blockProperty" || parent === "nameList" ? PROPERTY_LIST[occurrences[parent === "nameList" ? n - 1 : n]!]?.[0] : undefined;
-  return property ? (PROPERTIES[property] as { role?: NameRole }).role : ROLE_OF_NAME_REF[`${parent}#${occurrences[n]}`];
+  // A kind word or a list item stands for what the step that reads its kind or list says.
+  const step = stepAt(rules, occurrences, parent === "kindSpec" || parent === "nameList" ? n - 1 : n);
+  return step && "role" in step ? step.role : undefined;
 }
 
-/** The kind of the innermost block in the rule stack. */
+/** The kind of the innermost block in the rule stack: its step's, or the kind word's step's around it. */
 function blockKindOf(rules: string[], occurrences: number[]): BlockKind | undefined {
   const block = rules.lastIndexOf("block");
-  const parent = rules[block - 1];
-  return parent === "kindSpec" ? specKindOf(rules, occurrences, block - 1) : parent === "partStatement" ? "part" : parent === "versionStatement" ? "version" : undefined;
+  const step = stepAt(rules, occurrences, rules[block - 1] === "kindSpec" ? block - 1 : block);
+  return step && "block" in step ? step.block : undefined;
 }
 
-/** The kind (`trigger` or `destination`) of the kind word and block read by the `kindSpec` at `index` of the rule stack. */
-function specKindOf(rules: string[], occurrences: number[], index: number): "trigger" | "destination" | undefined {
-  const parent = rules[index - 1];
-  const word = parent === "blockProperty" ? PROPERTY_LIST[occurrences[index]!]?.[0] : parent?.replace(/Statement$/, "");
-  return word === "trigger" || word === "destination" ? word : undefined;
+/** The step of an element's rule that called the rule at `index` of the stack. */
+function stepAt(rules: string[], occurrences: number[], index: number): Step | undefined {
+  return STEPS_OF_RULE.get(rules[index - 1] ?? "")?.[occurrences[index]!];
 }
 
 /** The tokens after the last line break outside brackets: the statement being written. */

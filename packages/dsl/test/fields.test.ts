@@ -5,7 +5,7 @@ import { KNOWN_FIELDS, KNOWN_NODE_FIELDS } from "@wfkit/core";
 import { compile } from "@wfkit/dsl";
 import { DESTINATION_SPEC_TABLE, FIELD_TABLES, type FieldTable, JOB_TABLE, NODE_TABLES, SUBJECT_TABLE, TERMINAL_TABLE, TRIGGER_SPEC_TABLE } from "../src/fields.js";
 
-const generator = fileURLToPath(new URL("../scripts/generate-field-writers.mjs", import.meta.url));
+const generator = fileURLToPath(new URL("../scripts/generate-from-tables.mjs", import.meta.url));
 const jsonFields = (table: FieldTable) => table.fields.map((field) => field.json);
 
 describe("the field tables", () => {

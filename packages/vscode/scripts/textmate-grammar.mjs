@@ -27,15 +27,18 @@ const words = (list) => list.map(escape).join("|");
 
 /** The grammar (as the JSON text to check in) for the given table: @wfkit/dsl's exports. */
 export function textMateGrammar(table) {
-  const { NAME_PATTERN, NAME_START, VERSION_PATTERN, NUMBER_PATTERN, ESCAPE_PATTERN, COMMENT_START, ARROW, STATEMENTS, PROPERTIES, CLAUSES, JSON_WORDS } = table;
+  const { NAME_PATTERN, NAME_START, VERSION_PATTERN, NUMBER_PATTERN, ESCAPE_PATTERN, COMMENT_START, ARROW, STATEMENTS, PROPERTIES, CLAUSES, JSON_WORDS, headOf } = table;
   const name = `("(?:[^"\\\\]|\\\\.)*"|${NAME_PATTERN.source})`;
   // An optional name is not a clause word before its bracket (`gate floor with {...}`).
   const notClause = `(?!${Object.entries(CLAUSES)
     .map(([word, bracket]) => `${escape(word)}\\s*${escape(bracket)}`)
     .join("|")})`;
-  const propertiesOf = (...forms) => Object.keys(PROPERTIES).filter((word) => forms.includes(PROPERTIES[word].form));
+  /** Properties whose keyword is followed by a kind word (`trigger scheduled`), and the others with a keyword of their own. */
+  const startsWithKind = (word) => PROPERTIES[word].steps[0].read === "kind";
+  const kinds = Object.keys(PROPERTIES).filter(startsWithKind);
+  const otherProperties = Object.keys(PROPERTIES).filter((word) => !startsWithKind(word) && PROPERTIES[word].keyword !== false);
 
-  /** A declaration's line from its statement's `head` (see StatementEntry in the table). */
+  /** A declaration's line from its statement's head (`headOf` in the table). */
   const declaration = (keyword, head) => {
     const captures = { 1: { name: `storage.type.${keyword}.wf` } };
     let previous = "keyword";
@@ -56,11 +59,11 @@ export function textMateGrammar(table) {
     return { match: `^\\s*(${escape(keyword)})${match}`, captures };
   };
 
-  const declared = Object.entries(STATEMENTS).filter(([, statement]) => statement.head);
-  const plain = Object.keys(STATEMENTS).filter((keyword) => !STATEMENTS[keyword].head);
-  const kinds = propertiesOf("kind");
+  const heads = Object.entries(STATEMENTS).map(([keyword, { steps }]) => [keyword, headOf(steps)]);
+  const declared = heads.filter(([, head]) => head);
+  const plain = heads.filter(([, head]) => !head).map(([keyword]) => keyword);
   const clauseWords = Object.keys(CLAUSES);
-  const propertyWords = [...propertiesOf("name", "job", "list", "with"), ...clauseWords.filter((word) => CLAUSES[word] !== "{")];
+  const propertyWords = [...otherProperties, ...clauseWords.filter((word) => CLAUSES[word] !== "{")];
   const grammar = {
     $schema: "https://raw.githubusercontent.com/martinring/tmlanguage/master/tmlanguage.json",
     name: "wf",
@@ -73,7 +76,7 @@ export function textMateGrammar(table) {
       declaration: {
         comment: "A statement's keyword, the name it declares and what follows (`part compare = terminal.compare@1`), and a kind in a `version` block (`trigger scheduled {`). A keyword followed by `->` or `,` is a node name.",
         patterns: [
-          ...declared.map(([keyword, { head }]) => declaration(keyword, head)),
+          ...declared.map(([keyword, head]) => declaration(keyword, head)),
           { match: `^\\s*(${words(kinds)})\\s+${name}\\s*(?=$|\\{|${escape(COMMENT_START)})`, captures: { 1: { name: "storage.type.declaration.wf" }, 2: { name: ROLE_SCOPES["trigger-kind"] } } },
         ],
       },
