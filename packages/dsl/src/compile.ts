@@ -327,7 +327,11 @@ class Compiler implements FieldWriter {
     const nodes = this.origins.nodes;
     // Only a name declared more than once can be declared twice.
     const repeats = this.repeated.size > 0;
-    for (const statement of this.ast.statements) {
+    // Index loops here and in the chain walks below: they run once per file, mostly before
+    // V8 optimises them, and until then a `for…of` allocates an iterator result per step.
+    const statements = this.ast.statements;
+    for (let i = 0; i < statements.length; i++) {
+      const statement = statements[i]!;
       switch (statement.type) {
         case "workflow":
           workflow = this.once(workflow, statement, "workflow");
@@ -604,8 +608,10 @@ class Compiler implements FieldWriter {
     for (let link = 0; link < arrows.length; link++) {
       const sources = groups[link] ?? NO_NAMES;
       const targets = groups[link + 1] ?? NO_NAMES;
-      for (const from of sources) {
-        for (const to of targets) {
+      for (let f = 0; f < sources.length; f++) {
+        const from = sources[f]!;
+        for (let t = 0; t < targets.length; t++) {
+          const to = targets[t]!;
           const edge: Record<string, unknown> = { from: from.text, to: to.text };
           if (clause) {
             this.at(this.graphPointer);
@@ -626,8 +632,11 @@ class Compiler implements FieldWriter {
   /** Reports each undeclared name of a chain once, at the name; true when there was one. */
   private checkChainNames(statement: ChainStatement, firstEdge: number): boolean {
     let uses: Map<NameSyntax, { index: number; field: "from" | "to" }> | undefined;
-    for (const group of statement.groups) {
-      for (const name of group) {
+    const groups = statement.groups;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      for (let n = 0; n < group.length; n++) {
+        const name = group[n]!;
         if (this.declarations.has(name.text)) continue;
         uses ??= firstUses(statement, firstEdge);
         const use = uses.get(name);

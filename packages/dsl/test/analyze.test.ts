@@ -121,6 +121,20 @@ describe("analyzeSource on .json", () => {
     expect(placed(text, analysis.faults.filter((fault) => fault.code === "duplicate-field"))).toEqual(['warning duplicate-field "edges"']);
   });
 
+  it("finds a repeated key when Object.prototype carries an enumerable field", () => {
+    // One object, one inherited name and one repeat: were inherited names counted as keys,
+    // the count of keys would match the text's colons and the repeat would go unnoticed.
+    const text = '{"schemaVersion": 1, "nodes": [], "edges": [], "edges": []}';
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype["inherited"] = 1;
+    try {
+      const faults = analyzeSource(text, "json").faults.filter((fault) => fault.code === "duplicate-field");
+      expect(faults.map((fault) => text.slice(fault.span.start, fault.span.end))).toEqual(['"edges"']);
+    } finally {
+      delete prototype["inherited"];
+    }
+  });
+
   it("reports a repeated key with the same code and severity in `.wf` and in `.json`", () => {
     const wf = 'document {"schemaVersion": 1, "nodes": [], "edges": [], "edges": []}\n';
     const json = '{"schemaVersion": 1, "nodes": [], "edges": [], "edges": []}';

@@ -346,12 +346,25 @@ function gateOffer(predecessors: Adjacency, gate: number, offers: Capabilities[]
   const start = predecessors.offsets[gate]!;
   const end = predecessors.offsets[gate + 1]!;
   if (start === end) return fromTrigger ?? "unknown";
-  let shared: Set<string> | undefined;
+  // What all inputs so far offer, in the first input's order: a list narrowed in place, as a
+  // gate may have thousands of inputs and iterating a Set allocates a result per step until
+  // V8 optimises the loop.
+  let shared: string[] | undefined;
+  let count = 0;
   for (let k = start; k < end; k++) {
     const offer = offers[predecessors.targets[k]!]!;
     if (offer === "unknown") return "unknown";
-    if (!shared) shared = new Set(offer);
-    else for (const capability of shared) if (!offer.has(capability)) shared.delete(capability);
+    if (!shared) {
+      shared = [...offer];
+      count = shared.length;
+      continue;
+    }
+    let kept = 0;
+    for (let c = 0; c < count; c++) {
+      const capability = shared[c]!;
+      if (offer.has(capability)) shared[kept++] = capability;
+    }
+    count = kept;
   }
-  return shared ?? new Set();
+  return new Set(shared === undefined ? [] : shared.slice(0, count));
 }
