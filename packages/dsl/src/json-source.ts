@@ -109,34 +109,31 @@ interface ValueShape {
  * One walk over a parsed value. It runs on every clean `.json` file, once and cold, so it is
  * written for that: a recursive function reading objects with `for…in` is compiled and
  * optimised far sooner than a loop over an explicit stack calling `Object.keys` per object,
- * and a string is searched for `:` only when `includes` says it has one. The recursion stops
- * at MAX_JSON_DEPTH, so it stays within the stack; `for…in` lists exactly an object's own
- * fields (all JSON.parse makes) only when `Object.prototype` has nothing enumerable, and when
- * that is not so, or the stack is already nearly full, the iterative walk answers instead.
+ * and a string is searched for `:` only when `includes` says it has one.
  */
 function shapeOf(root: unknown): ValueShape {
-  if (root === null || typeof root !== "object") {
-    const shape: ValueShape = { tooDeep: false, keys: 0, colonsInStrings: 0 };
-    if (typeof root === "string") shape.colonsInStrings = colonsIn(root);
-    return shape;
-  }
-  if (prototypeHasEnumerables()) return shapeOfIteratively(root);
   const shape: ValueShape = { tooDeep: false, keys: 0, colonsInStrings: 0 };
-  try {
+  if (root !== null && typeof root === "object") {
+    // `for…in` also lists what a polluted `Object.prototype` carries: then only own fields count.
+    ownFieldsOnly = prototypeHasEnumerables();
     addShape(root, 1, shape);
-  } catch (error) {
-    if (error instanceof RangeError) return shapeOfIteratively(root);
-    throw error;
+  } else if (typeof root === "string") {
+    shape.colonsInStrings = colonsIn(root);
   }
   return shape;
 }
+
+let ownFieldsOnly = false;
 
 function prototypeHasEnumerables(): boolean {
   for (const _ in Object.prototype) return true;
   return false;
 }
 
-/** Adds a container's keys and colons (and those of everything in it) to `shape`; sets `tooDeep` and stops beyond the limit. */
+/**
+ * Adds a container's keys and colons (and those of everything in it) to `shape`; sets
+ * `tooDeep` and stops beyond the limit, which also keeps the recursion within the stack.
+ */
 function addShape(item: object, depth: number, shape: ValueShape): void {
   if (depth > MAX_JSON_DEPTH) {
     shape.tooDeep = true;
@@ -157,6 +154,7 @@ function addShape(item: object, depth: number, shape: ValueShape): void {
   const record = item as Record<string, unknown>;
   let keys = 0;
   for (const name in record) {
+    if (ownFieldsOnly && !Object.hasOwn(record, name)) continue;
     keys++;
     if (name.includes(":")) shape.colonsInStrings += colonsIn(name);
     const value = record[name];
@@ -168,52 +166,6 @@ function addShape(item: object, depth: number, shape: ValueShape): void {
     }
   }
   shape.keys += keys;
-}
-
-/** shapeOf over an explicit stack, for a value whose objects `for…in` cannot be trusted to read. */
-function shapeOfIteratively(root: object): ValueShape {
-  const shape: ValueShape = { tooDeep: false, keys: 0, colonsInStrings: 0 };
-  const stack: object[] = [root];
-  const depths: number[] = [1];
-  let keys = 0;
-  let colons = 0;
-  while (stack.length) {
-    const item = stack.pop()!;
-    const depth = depths.pop()!;
-    if (depth > MAX_JSON_DEPTH) {
-      shape.tooDeep = true;
-      return shape;
-    }
-    if (Array.isArray(item)) {
-      for (let index = 0; index < item.length; index++) {
-        const element: unknown = item[index];
-        if (typeof element === "string") {
-          if (element.includes(":")) colons += colonsIn(element);
-        } else if (element !== null && typeof element === "object") {
-          stack.push(element);
-          depths.push(depth + 1);
-        }
-      }
-    } else {
-      const record = item as Record<string, unknown>;
-      const names = Object.keys(record);
-      keys += names.length;
-      for (let index = 0; index < names.length; index++) {
-        const name = names[index]!;
-        if (name.includes(":")) colons += colonsIn(name);
-        const value = record[name];
-        if (typeof value === "string") {
-          if (value.includes(":")) colons += colonsIn(value);
-        } else if (value !== null && typeof value === "object") {
-          stack.push(value);
-          depths.push(depth + 1);
-        }
-      }
-    }
-  }
-  shape.keys = keys;
-  shape.colonsInStrings = colons;
-  return shape;
 }
 
 function colonsIn(text: string): number {
