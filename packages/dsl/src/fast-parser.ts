@@ -21,7 +21,7 @@
  * newlines as tokens, except before a line that continues a chain with `->`) and the
  * parser's decisions on valid input (see each decision).
  */
-import type { Block, BlockProperty, ChainStatement, Comment, JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral, KindSpec, NameSyntax, Statement, SubjectsProperty, Syntax, VersionSyntax, WfFile, WithClause } from "./ast.js";
+import type { Block, BlockProperty, ChainStatement, Comment, JsonLiteral, KindSpec, NameSyntax, Statement, SubjectsProperty, Syntax, VersionSyntax, WfFile, WithClause } from "./ast.js";
 import type { Span } from "./positions.js";
 import {
   BLANKS,
@@ -45,7 +45,7 @@ import {
   type StatementKeyword,
   type Step,
 } from "./syntax-table.js";
-import { MAX_JSON_DEPTH } from "./json-value.js";
+import { JsonKind, JsonLiteralBuilder } from "./json-literal.js";
 import { EMPTY_PROPERTIES, EMPTY_STATEMENTS, EMPTY_SUBJECT_BODIES } from "./generated/from-tables.js";
 
 // ---------------------------------------------------------------- token types
@@ -72,9 +72,6 @@ const EQUALS = 14;
 const KEYWORD_BASE = 16;
 const KW = Object.fromEntries(KEYWORD_TEXTS.map((word, i) => [word, KEYWORD_BASE + i])) as Record<KeywordText, number>;
 const KW_WITH = KW.with;
-const KW_TRUE = KW.true;
-const KW_FALSE = KW.false;
-const KW_NULL = KW.null;
 
 /** Keywords by length, for the whole-word check after a name is scanned. */
 const KEYWORDS_BY_LENGTH: ReadonlyArray<ReadonlyArray<readonly [string, number]>> = (() => {
@@ -154,10 +151,9 @@ function isNameRefToken(type: number): boolean {
   return type === NAME || type === STRING || type >= KEYWORD_BASE;
 }
 
-/** The lexer's `JsonToken` category: a newline before one of these continues a JSON literal. */
-function isJsonToken(type: number): boolean {
-  return (type >= LBRACE && type <= COLON) || type === STRING || type === NUMBER || type === KW_TRUE || type === KW_FALSE || type === KW_NULL;
-}
+/** By token type, what a token of the lexer's `JsonToken` category is to a literal's builder (a line break in a literal goes on only before one). */
+const JSON_KINDS: Array<JsonKind | undefined> = [];
+for (const [type, kind] of [[LBRACE, JsonKind.openObject], [RBRACE, JsonKind.closeObject], [LBRACKET, JsonKind.openArray], [RBRACKET, JsonKind.closeArray], [COMMA, JsonKind.comma], [COLON, JsonKind.colon], [STRING, JsonKind.string], [NUMBER, JsonKind.number], [KW.true, JsonKind.true], [KW.false, JsonKind.false], [KW.null, JsonKind.null]] as const) JSON_KINDS[type] = kind;
 
 // ---------------------------------------------------------------- characters
 
@@ -198,16 +194,6 @@ const HIGH_BLANKS = [...BLANKS].map((blank) => blank.charCodeAt(0)).filter((c) =
 /** The lexer's Whitespace token: BLANKS. */
 function isSpace(c: number): boolean {
   return c < 128 ? (CLASSES[c]! & BLANK) !== 0 : HIGH_BLANKS.includes(c);
-}
-
-/**
- * `array` at its exact size, for the lists of JSON literals. An array grown by `push` keeps
- * room for about 16 more items, and the tree holds tens of thousands of short arrays on a
- * large file: copying them cuts the tree's memory, which is what garbage collection costs
- * grow with. (The statements' lists avoid the growing array too: see `FastParser.stack`.)
- */
-function exact<T>(array: T[]): T[] {
-  return array.length === 0 ? [] : array.slice();
 }
 
 /** Thrown to give up: the caller falls back to the chevrotain path. */
@@ -819,129 +805,25 @@ class FastParser {
 
   // ------------------------------------------------------------ JSON literals
 
-  /** Moves on inside a JSON container, where a line break is skipped if JSON follows it. */
-  private advanceInJson(): void {
-    this.advance();
-    if (this.type === NEWLINE) {
-      if (!isJsonToken(this.peek())) throw DECLINE;
-      this.advance();
-    }
-  }
-
-  private scalar(): JsonScalarLiteral {
-    const type = this.type;
-    const { start, end } = this;
-    const raw = this.text.slice(start, end);
-    switch (type) {
-      case STRING:
-        return { type: "string", value: this.escaped ? decodeString(raw) : raw.slice(1, -1), raw, start, end };
-      case NUMBER:
-        return { type: "number", value: Number(raw), raw, start, end };
-      case KW_NULL:
-        return { type: "null", value: null, raw, start, end };
-      case KW_TRUE:
-      case KW_FALSE:
-        return { type: "boolean", value: type === KW_TRUE, raw, start, end };
-      default:
-        throw DECLINE;
-    }
-  }
-
   /**
-   * A JSON value, built with explicit stacks (no recursion, like json-literal.ts), up to
-   * `MAX_JSON_DEPTH` levels. Spans as json-literal.ts sets them:
-   * a container from its opening to its closing bracket, a member from its key to the end
-   * of its value.
+   * A JSON literal, read as the grammar's `jsonLiteral` reads it (a line break inside only
+   * where JSON follows it) and built by the builder the chevrotain path uses; declined where
+   * that finds a problem.
    */
   private json(): JsonLiteral {
-    const type = this.type;
-    if (type !== LBRACE && type !== LBRACKET) {
-      const value = this.scalar();
-      this.advance();
-      return value;
-    }
-    const root = this.openContainer();
-    const containers: Array<JsonObjectLiteral | JsonArrayLiteral> = [root];
-    /** The member each open container is the value of (undefined in an array or at the root). */
-    const owners: Array<JsonMember | undefined> = [undefined];
-    this.advanceInJson();
-    // Right after an opening bracket the container may end at once; after a comma it may not.
-    let mayClose = true;
+    const builder = new JsonLiteralBuilder(this.text);
     for (;;) {
-      const container = containers[containers.length - 1]!;
-      if (mayClose && this.type === (container.type === "object" ? RBRACE : RBRACKET)) {
-        if (this.closeContainer(containers, owners)) return root;
-      } else {
-        // One item: `"key": value` in an object, a value in an array.
-        let key: NameSyntax | undefined;
-        if (container.type === "object") {
-          if (this.type !== STRING) throw DECLINE;
-          key = { text: this.stringValue(), quoted: true, start: this.start, end: this.end };
-          this.advanceInJson();
-          this.expect(COLON);
-          this.advanceInJson();
-        }
-        const valueType = this.type;
-        if (valueType === LBRACE || valueType === LBRACKET) {
-          // Too deep: the full parser reports it.
-          if (containers.length >= MAX_JSON_DEPTH) throw DECLINE;
-          const child = this.openContainer();
-          let owner: JsonMember | undefined;
-          if (key) {
-            owner = { key, value: child, start: key.start, end: child.end };
-            (container as JsonObjectLiteral).members.push(owner);
-          } else {
-            (container as JsonArrayLiteral).elements.push(child);
-          }
-          containers.push(child);
-          owners.push(owner);
-          this.advanceInJson();
-          mayClose = true;
-          continue;
-        }
-        const value = this.scalar();
-        if (key) (container as JsonObjectLiteral).members.push({ key, value, start: key.start, end: value.end });
-        else (container as JsonArrayLiteral).elements.push(value);
-        this.advanceInJson();
-      }
-      // After an item: `,` and the next item, or the end of the innermost container (and
-      // perhaps, one after another, of the containers around it).
-      for (;;) {
-        if (this.type === COMMA) {
-          this.advanceInJson();
-          mayClose = false;
-          break;
-        }
-        const inner = containers[containers.length - 1]!;
-        if (this.type !== (inner.type === "object" ? RBRACE : RBRACKET)) throw DECLINE;
-        if (this.closeContainer(containers, owners)) return root;
-      }
-    }
-  }
-
-  /**
-   * Ends the innermost container at the current bracket; true when that was the whole
-   * literal (then the token after it is current, read outside JSON).
-   */
-  private closeContainer(containers: Array<JsonObjectLiteral | JsonArrayLiteral>, owners: Array<JsonMember | undefined>): boolean {
-    const end = this.end;
-    const container = containers.pop()!;
-    container.end = end;
-    if (container.type === "object") container.members = exact(container.members);
-    else container.elements = exact(container.elements);
-    const owner = owners.pop();
-    if (owner) owner.end = end;
-    if (containers.length === 0) {
+      const kind = JSON_KINDS[this.type];
+      if (kind === undefined) throw DECLINE;
+      builder.add(kind, this.start, this.end);
+      if (builder.problem) throw DECLINE;
       this.advance();
-      return true;
+      if (builder.complete) return builder.literal!;
+      if (this.type === NEWLINE) {
+        if (JSON_KINDS[this.peek()] === undefined) throw DECLINE;
+        this.advance();
+      }
     }
-    this.advanceInJson();
-    return false;
-  }
-
-  private openContainer(): JsonObjectLiteral | JsonArrayLiteral {
-    const { start, end } = this;
-    return this.type === LBRACE ? { type: "object", members: [], start, end } : { type: "array", elements: [], start, end };
   }
 }
 

@@ -13,7 +13,7 @@
  *
  * Lists and chains are repetitions (MANY / AT_LEAST_ONE), never right recursion, so a
  * 100,000-link chain parses without deep recursion; JSON literals are consumed as flat token
- * runs and built with an explicit stack (json-literal.ts).
+ * runs and built by the builder both parsers share (json-literal.ts).
  */
 import {
   createSyntaxDiagramsCode,
@@ -33,12 +33,13 @@ import {
 import type { Block, BlockProperty, ChainStatement, InvalidStatement, JsonLiteral, KindSpec, NameSyntax, Statement, SubjectsProperty, Syntax, VersionSyntax, WfFile, WithClause } from "./ast.js";
 import { DSL_CODES } from "@wfkit/core";
 import { sourceFault, type SourceFault } from "./diagnostics.js";
-import { buildJsonLiteral, tokenSpan } from "./json-literal.js";
+import { JsonKind, JsonLiteralBuilder } from "./json-literal.js";
 import { EMPTY_PROPERTIES, EMPTY_STATEMENTS, EMPTY_SUBJECT_BODIES } from "./generated/from-tables.js";
 import {
   allTokens,
   Arrow,
   At,
+  Colon,
   Comma,
   Equals,
   JsonToken,
@@ -108,6 +109,20 @@ interface ParserProblem {
 
 /** The keyword each keyword token stands for. */
 const KEYWORD_OF = new Map<TokenType, KeywordText>(KEYWORD_TEXTS.map((word) => [Keywords[word], word]));
+/** What each token of a JSON literal is to the literal's builder. */
+const JSON_KIND = new Map<TokenType, JsonKind>([
+  [LBrace, JsonKind.openObject],
+  [RBrace, JsonKind.closeObject],
+  [LBracket, JsonKind.openArray],
+  [RBracket, JsonKind.closeArray],
+  [Comma, JsonKind.comma],
+  [Colon, JsonKind.colon],
+  [StringLiteral, JsonKind.string],
+  [NumberLiteral, JsonKind.number],
+  [Keywords.true, JsonKind.true],
+  [Keywords.false, JsonKind.false],
+  [Keywords.null, JsonKind.null],
+]);
 /** For each clause word, the bracket after it that makes it begin a clause. */
 const CLAUSE_BRACKETS = new Map<TokenType, TokenType>(Object.entries(CLAUSES).map(([word, bracket]) => [Keywords[word as KeywordText], bracket === "{" ? LBrace : LBracket]));
 /** An element of the tree being read, by key (see `WfParser.element`). */
@@ -116,7 +131,7 @@ type Element = Syntax & Record<string, unknown>;
 type MakeElement = (start: number, end: number) => Element;
 
 function span(token: IToken): Span {
-  return tokenSpan(token);
+  return { start: token.startOffset, end: token.startOffset + token.image.length };
 }
 
 function join(start: Span, end: Span | undefined): Span {
@@ -174,9 +189,13 @@ class WfParser extends EmbeddedActionsParser {
   /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
   stoppedAt: IToken | undefined;
 
+  /** The text being parsed, which the tokens' offsets index. */
+  private text = "";
+
   /** Resets per-parse state; chevrotain resets its own when `input` is set. */
-  begin(tokens: IToken[]): void {
+  begin(tokens: IToken[], text: string): void {
     this.input = tokens;
+    this.text = text;
     this.problems = [];
     this.current = undefined;
     this.stoppedAt = undefined;
@@ -777,7 +796,12 @@ class WfParser extends EmbeddedActionsParser {
       });
       return this.ACTION(() => {
         if (!isReal(first)) return undefined;
-        const { literal, problem } = buildJsonLiteral(tokens);
+        const builder = new JsonLiteralBuilder(this.text);
+        for (let i = 0; i < tokens.length && !builder.problem; i++) {
+          const token = tokens[i]!;
+          if (token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
+        }
+        const { literal, problem } = builder.finish();
         if (problem) this.problems.push(problem);
         return literal;
       });
@@ -966,7 +990,7 @@ function chevrotainParse(text: string): ParseResult & { errorCount: number } {
   markNewlines(lexed.tokens);
   const tokens = dropContinuationNewlines(lexed.tokens);
   const parser = sharedParser();
-  parser.begin(tokens);
+  parser.begin(tokens, text);
   const ast = parser.file();
   ast.start = 0;
   ast.end = text.length;
@@ -1086,7 +1110,7 @@ function explainRestOfLine({ statementTokens, firstUnread, blockKind }: RestOfLi
     const previous = line[i - 1];
     if (!previous && blockKind) return { span: span(next), message: `expected ${wordList([...BLOCKS[blockKind].properties, "}"], "or")} in ${BLOCKS[blockKind].what}, found ${describeToken(next)}` };
     if (!previous) return { span: span(next), message: `expected a statement (a declaration such as \`part\`, or an edge such as \`a -> b\`), found ${describeToken(next)}` };
-    const complete = !blockKind && statementIsComplete(prefix);
+    const complete = !blockKind && statementIsComplete(prefix, text);
     const options = listExpected(complete ? [...expected, Newline] : expected);
     return { span: span(next), message: `expected ${options} after \`${previous.image}\`, found ${describeToken(next)}` };
   }
@@ -1123,10 +1147,10 @@ const NEXT_TYPES_MEMO_SIZE = 2_000;
 const nextTypesMemo = new Map<string, readonly TokenType[]>();
 
 /** True when `prefix` is a whole statement already (a new line could follow it). */
-function statementIsComplete(prefix: IToken[]): boolean {
+function statementIsComplete(prefix: IToken[], text: string): boolean {
   if (prefix.length === 0) return false;
   probeParser ??= new WfParser(false);
-  probeParser.begin(prefix);
+  probeParser.begin(prefix, text);
   probeParser.realStatement();
   return probeParser.errors.length === 0 && probeParser.problems.length === 0;
 }
