@@ -89,7 +89,8 @@ export const VALUE_WORDS: Partial<Record<NameRole, readonly string[]>> = {
  * - `clause`: `keyword` then a JSON literal, optional (`identifiers [...]`).
  * - `list`: `[a, b]`, names standing for `role`, filling `open`, `close` and `items`.
  * - `subject`: a subject's body: a JSON object, or the typed form of TYPED_SUBJECT.
- * - `group`: its `steps` together or not at all, taken when its first step (`=`) is there.
+ * - `group`: its `steps` together or not at all, taken when its first step, always `=`, is
+ *   there (the fast parser decides by that one token).
  */
 export type Step =
   | { read: "name"; key: string; role: NameRole; optional?: true }
@@ -181,7 +182,11 @@ export function numberedSteps(steps: readonly Step[]): Step[] {
   return steps.flatMap((step) => (step.read === "group" ? [step, ...numberedSteps(step.steps)] : [step]));
 }
 
-/** An element of the tree with each field its steps fill empty, in the order written: one object shape per kind of element. */
+/**
+ * An element of the tree with each field its steps fill empty, in the order written. Both
+ * parsers make elements with `src/generated/from-tables.ts`, which writes this out as one
+ * object literal per kind (so that all elements of a kind share one object shape).
+ */
 export function emptyElement(type: string, steps: readonly Step[], start: number, end: number): Syntax & Record<string, unknown> {
   const element: Record<string, unknown> = { type };
   for (const step of numberedSteps(steps)) {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { tokenMatcher } from "chevrotain";
-import { BLOCKS, compile, expectedAt, isBareName, KEYWORD_TEXTS, NAME_PATTERN, parse, printName, PROPERTIES, STATEMENTS, type Expected } from "@wfkit/dsl";
+import { BLOCKS, compile, expectedAt, headOf, isBareName, KEYWORD_TEXTS, NAME_PATTERN, numberedSteps, parse, printName, PROPERTIES, STATEMENTS, TYPED_SUBJECT, type Expected, type Step } from "@wfkit/dsl";
 import { lex, Name } from "../src/lexer.js";
 
 /** The answer for `text`, without the fields a case does not mention. */
@@ -48,6 +48,23 @@ describe("the table", () => {
     expect(new Set(KEYWORD_TEXTS).size).toBe(KEYWORD_TEXTS.length);
     for (const word of [...Object.keys(STATEMENTS), ...Object.keys(PROPERTIES)]) expect(KEYWORD_TEXTS).toContain(word);
     for (const { properties } of Object.values(BLOCKS)) for (const property of properties) expect(Object.keys(PROPERTIES)).toContain(property);
+  });
+
+  it("begins every group of steps with `=`, by which the fast parser decides it, and fills each field once", () => {
+    const rows: (readonly Step[])[] = [...Object.values(STATEMENTS).map((entry) => entry.steps), ...Object.values(PROPERTIES).map((entry) => entry.steps), TYPED_SUBJECT];
+    for (const steps of rows) {
+      for (const step of numberedSteps(steps)) if (step.read === "group") expect(step.steps[0]?.read).toBe("equals");
+      const keys = numberedSteps(steps).flatMap((step) => ("key" in step && step.key ? [step.key] : []));
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
+  it("gives each declaration's line from its steps, and none to a statement that declares nothing", () => {
+    expect(headOf(STATEMENTS.part.steps)).toBe("node (= part-id)?");
+    expect(headOf(STATEMENTS.subject.steps)).toBe("subject = subject-kind");
+    expect(headOf(STATEMENTS.gate.steps)).toBe("node below-floor?");
+    expect(headOf(STATEMENTS.workflow.steps)).toBe("");
+    expect(headOf(STATEMENTS.node.steps)).toBe("");
   });
 
   it("reports a misplaced property, and a line that begins none, in the table's words", () => {
