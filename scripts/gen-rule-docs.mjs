@@ -2,7 +2,8 @@
 // docs/dsl-codes.md from core's diagnostic registry (each rule's metadata and fixtures, and
 // the table of the other codes), so the docs cannot drift from what the tools report.
 // `--check` exits 1 when a checked-in doc is stale.
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeGenerated } from "./generated-files.mjs";
 import { bodyRules, diagnosticCodes, rules } from "@wfkit/core";
 
 const root = new URL("..", import.meta.url);
@@ -135,19 +136,4 @@ for (const { meta } of [...rules, ...bodyRules]) {
   ].join("\n"));
 }
 
-let stale = [];
-for (const [path, text] of pages) {
-  const url = new URL(path, root);
-  if (process.argv.includes("--check")) {
-    let current = "";
-    try { current = readFileSync(url, "utf8"); } catch {}
-    if (current !== text) stale.push(path);
-  } else {
-    mkdirSync(new URL(".", url), { recursive: true });
-    writeFileSync(url, text);
-  }
-}
-if (stale.length) {
-  console.error(`stale rule docs (run npm run docs): ${stale.join(", ")}`);
-  process.exit(1);
-}
+writeGenerated([...pages].map(([path, text]) => ({ path: new URL(path, root), text })), "npm run docs");

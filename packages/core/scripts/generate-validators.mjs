@@ -4,7 +4,8 @@
 // output is current (the test suite does).
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { writeGenerated } from "../../../scripts/generated-files.mjs";
 import { fileURLToPath } from "node:url";
 
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -31,16 +32,4 @@ const outputs = {
   "../src/generated/schema-only.ts": build([definition], { validateDefinitionSchemaOnly: definition.$id }, false),
 };
 
-let stale = false;
-for (const [path, code] of Object.entries(outputs)) {
-  const text = header + code + "\n";
-  const target = here(path);
-  if (process.argv.includes("--check")) {
-    let current = "";
-    try { current = readFileSync(target, "utf8"); } catch {}
-    if (current !== text) { stale = true; console.error(`stale: ${target}`); }
-  } else {
-    writeFileSync(target, text);
-  }
-}
-if (stale) process.exit(1);
+writeGenerated(Object.entries(outputs).map(([path, code]) => ({ path: here(path), text: header + code + "\n" })), "node packages/core/scripts/generate-validators.mjs");

@@ -4,22 +4,10 @@
 //   node packages/dsl/scripts/gen-grammar.mjs --check  exit 1 if the file is stale
 // (`UPDATE_GOLDEN=1 npx vitest run packages/dsl/test/grammar.test.ts` does the same from sources;
 // `npm run grammar` writes it and the editor's TextMate grammar, packages/vscode/scripts/textmate-grammar.mjs.)
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeGenerated } from "../../../scripts/generated-files.mjs";
 import { fileURLToPath } from "node:url";
 import { railroadHtml } from "../dist/parser.js";
 
 const target = fileURLToPath(new URL("../../../grammar/wf-railroad.html", import.meta.url));
 const html = railroadHtml();
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(target, "utf8");
-  } catch {}
-  if (current !== html) {
-    console.error(`stale: ${target} (run node packages/dsl/scripts/gen-grammar.mjs)`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(target, html);
-  console.log(`wrote ${target}`);
-}
+writeGenerated([{ path: target, text: html }], "node packages/dsl/scripts/gen-grammar.mjs");

@@ -6,7 +6,7 @@
 // one object literal per shape (see docs/performance.md). Run with --check to verify the
 // checked-in output is current (the test suite does).
 import { buildSync } from "esbuild";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeGenerated } from "../../../scripts/generated-files.mjs";
 import { fileURLToPath } from "node:url";
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
@@ -61,15 +61,4 @@ const text = [
 ].join("\n");
 
 const target = here("../src/generated/from-tables.ts");
-if (process.argv.includes("--check")) {
-  let current = "";
-  try {
-    current = readFileSync(target, "utf8");
-  } catch {}
-  if (current !== text) {
-    console.error(`stale: ${target}; run node packages/dsl/scripts/generate-from-tables.mjs`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(target, text);
-}
+writeGenerated([{ path: target, text }], "node packages/dsl/scripts/generate-from-tables.mjs");

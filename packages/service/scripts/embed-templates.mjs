@@ -2,7 +2,8 @@
 // example Definition in examples/ that the checker passes without a fault, with the name and
 // the leading comment of its .wf source. Run with --check to verify the checked-in output is
 // current (the test suite does). Needs @wfkit/core built (`npm run build`).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { writeGenerated } from "../../../scripts/generated-files.mjs";
 import { fileURLToPath } from "node:url";
 import { validateDefinition } from "@wfkit/core";
 
@@ -36,13 +37,4 @@ export interface Template {
 export const TEMPLATES: Template[] = ${JSON.stringify(templates, null, 2)} as unknown as Template[];
 `;
 
-if (process.argv.includes("--check")) {
-  const current = readFileSync(output, "utf8");
-  if (current !== text) {
-    console.error("packages/service/src/generated/templates.ts is out of date with examples/; run `npm run generate -w packages/service`");
-    process.exit(1);
-  }
-} else {
-  writeFileSync(output, text);
-  console.log(`${templates.length} templates: ${templates.map((t) => t.id).join(", ")}`);
-}
+writeGenerated([{ path: output, text }], "npm run generate -w packages/service");

@@ -5,7 +5,7 @@
 //   node packages/vscode/scripts/textmate-grammar.mjs          write the file
 //   node packages/vscode/scripts/textmate-grammar.mjs --check  exit 1 if the file is stale
 // (`npm run grammar` writes it with the railroad diagram; a test fails when it is stale.)
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeGenerated } from "../../../scripts/generated-files.mjs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const GRAMMAR_PATH = fileURLToPath(new URL("../../../grammar/wf.tmLanguage.json", import.meta.url));
@@ -115,17 +115,5 @@ export function textMateGrammar(table) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const text = textMateGrammar(await import("@wfkit/dsl"));
-  if (process.argv.includes("--check")) {
-    let current = "";
-    try {
-      current = readFileSync(GRAMMAR_PATH, "utf8");
-    } catch {}
-    if (current !== text) {
-      console.error(`stale: ${GRAMMAR_PATH} (run node packages/vscode/scripts/textmate-grammar.mjs)`);
-      process.exit(1);
-    }
-  } else {
-    writeFileSync(GRAMMAR_PATH, text);
-    console.log(`wrote ${GRAMMAR_PATH}`);
-  }
+  writeGenerated([{ path: GRAMMAR_PATH, text }], "node packages/vscode/scripts/textmate-grammar.mjs");
 }
