@@ -20,7 +20,8 @@ vi.mock("fastest-levenshtein", async (importOriginal) => {
 });
 
 const { analyzeSource, parse, parseJsonSource } = await import("@wfkit/dsl");
-const { MAX_SYNTAX_ERRORS, parseWithChevrotain, sharedParser } = await import("../../packages/dsl/src/parser.js");
+const { parseWithChevrotain, sharedParser } = await import("../../packages/dsl/src/parser.js");
+const { MAX_SYNTAX_ERRORS } = await import("../../packages/dsl/src/diagnostics.js");
 const { Suggester } = await import("@wfkit/core");
 
 /** The edit-distance work done by `run`. */

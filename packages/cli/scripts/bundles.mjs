@@ -33,6 +33,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildPlaygroundFiles } from "../../playground/scripts/build-config.mjs";
 import { CHECKER_BUNDLE_OPTIONS } from "../../language-server/scripts/checker-bundle.mjs";
+import { lazyChevrotainPath } from "../../dsl/scripts/lazy-chevrotain.mjs";
 
 const root = new URL("..", import.meta.url);
 const path = (relative) => fileURLToPath(new URL(relative, root));
@@ -129,10 +130,10 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
       // every start (about a tenth of `wfkit check small.wf`, measured; see docs/performance.md).
       minify: true,
       define,
-      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources],
+      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources, lazyChevrotainPath],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
-    build({ ...common, ...CHECKER_BUNDLE_OPTIONS, banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { "lsp-checker": CHECKER_BUNDLE_OPTIONS.entryPoints[0] }, plugins: [workspaceSources] }),
+    build({ ...common, ...CHECKER_BUNDLE_OPTIONS, banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { "lsp-checker": CHECKER_BUNDLE_OPTIONS.entryPoints[0] }, plugins: [workspaceSources, ...CHECKER_BUNDLE_OPTIONS.plugins] }),
     build({ ...common, entryPoints: { service: workspaceSource("service") }, plugins: [workspaceSources] }),
     build({ ...common, entryPoints: { graph: workspaceSource("graph") }, plugins: [workspaceSources] }),
     // No source map: the bundle is the files as strings.

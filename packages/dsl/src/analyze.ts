@@ -7,7 +7,7 @@ import type { WfFile } from "./ast.js";
 import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
 import { parseJsonSource } from "./json-source.js";
-import { parse } from "./parser.js";
+import { parse } from "./chunks.js";
 import { lineIndexOf } from "./positions.js";
 import type { PointerPart, SourceMap } from "./source-map.js";
 

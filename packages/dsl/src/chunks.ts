@@ -18,6 +18,11 @@
  * to its chunk: a chunk ends where the line of the next token begins.
  */
 import { BLANKS, COMMENT_START, NAME_CHAR, PUNCTUATION } from "./syntax-table.js";
+import { moveAllOffsets, type Comment, type Statement, type WfFile } from "./ast.js";
+import { MAX_SYNTAX_ERRORS, type SourceFault } from "./diagnostics.js";
+import { fastParse, fastStatementReader, type FastStatements } from "./fast-parser.js";
+import { chevrotainPath } from "./parser-loader.js";
+import { lineIndexOf, type LineIndex } from "./positions.js";
 
 export interface Chunk {
   /** Offset of the chunk's first character in the document. */
@@ -156,4 +161,105 @@ const TOKEN_STARTS = new Set(Object.values(PUNCTUATION).map((text) => text.charC
 /** Whether a token of the `.wf` lexer can start with this character (a `-` only before `>` or a digit: see the caller). */
 function startsToken(code: number): boolean {
   return (code < 128 && NAME_CHAR.test(String.fromCharCode(code))) || (TOKEN_STARTS.has(code) && code !== BACKSLASH);
+}
+
+// ---------------------------------------------------------------- parsing by chunks
+
+export interface ParseResult {
+  ast: WfFile;
+  /** Syntax errors (code `syntax`), in text order. */
+  faults: SourceFault[];
+}
+
+/**
+ * Parses `.wf` text. Never throws; always returns a tree (possibly partial) and its syntax errors.
+ *
+ * Well-formed text takes the hand-written fast path (fast-parser.ts), which builds the same
+ * tree without chevrotain. Text it declines is read a statement chunk at a time (below):
+ * the fast path reads every chunk it can, and only the chunks it declines go to chevrotain,
+ * which recovers and explains; one typo in a large file costs about what the file costs when
+ * valid. The result is what chevrotain gives for the whole text (a property test compares them).
+ */
+export function parse(text: string): ParseResult {
+  const read = fastStatementReader(text);
+  const whole = read(0);
+  if (whole.declinedAt === undefined) return { ast: { type: "file", statements: whole.statements, comments: whole.comments, start: 0, end: text.length }, faults: [] };
+  return parseByChunks(text, read, whole);
+}
+
+function parseByChunks(text: string, read: (from: number) => FastStatements, first: FastStatements): ParseResult {
+  const statements: Statement[] = [];
+  const comments: Comment[] = [];
+  const faults: SourceFault[] = [];
+  // Shared with the compile of the same text (analyze.ts), which places its faults with it.
+  const lines = lineIndexOf(text);
+  let errorCount = 0;
+  let from = 0;
+  while (from < text.length) {
+    const fast = from === 0 ? first : read(from);
+    let start = fast.end;
+    // The fast path takes a line break for a statement's end where `continuesChain` sees a chain
+    // continued past characters no token matches: that statement goes with the broken chunk.
+    let kept = fast.statements.length;
+    if (fast.declinedAt !== undefined && start < text.length && continuesChain(text, start)) {
+      start = fast.previousEnd;
+      kept--;
+    }
+    for (let i = 0; i < kept; i++) statements.push(fast.statements[i]!);
+    for (const comment of fast.comments) if (comment.start < start) comments.push(comment);
+    if (fast.declinedAt === undefined) break;
+    let end = chunkEnd(text, start);
+    while (end <= fast.declinedAt && end < text.length) end = chunkEnd(text, end);
+    const chunk = readChunk(text, start, end, lines);
+    errorCount += chunk.errorCount;
+    // Past the cap, the whole text's parse says where it stopped, as a chunk's cannot.
+    if (errorCount >= MAX_SYNTAX_ERRORS / 2) return chevrotainPath().parseWithChevrotain(text);
+    for (const statement of chunk.statements) statements.push(statement);
+    for (const comment of chunk.comments) comments.push(comment);
+    for (const fault of chunk.faults) faults.push(fault);
+    from = end;
+  }
+  return { ast: { type: "file", statements, comments, start: 0, end: text.length }, faults };
+}
+
+/** What one chunk of a text holds, placed in the whole text. */
+export interface ParsedChunk {
+  statements: Statement[];
+  comments: Comment[];
+  /** Syntax errors, with spans and ranges in the whole text. */
+  faults: SourceFault[];
+}
+
+/** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
+const MORE_FOLLOWS = "\n#";
+const NON_BLANK = /\S/g;
+
+/**
+ * Parses the chunks of `text` from `start` to `end` (chunk boundaries, see `chunkEnd`) as
+ * they parse inside the whole text: the same tree and syntax errors, placed in it.
+ */
+export function parseChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk {
+  const { statements, comments, faults } = readChunk(text, start, end, lines);
+  return { statements, comments, faults };
+}
+
+function readChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk & { errorCount: number } {
+  // Some messages are worded by whether only blanks follow ("found the end of the file"): a
+  // chunk followed by blanks alone is parsed as the end of the text, any other with a hint
+  // that more follows.
+  NON_BLANK.lastIndex = end;
+  const isLast = !NON_BLANK.test(text);
+  const chunkText = text.slice(start, end);
+  const source = isLast ? chunkText : chunkText + MORE_FOLLOWS;
+  const fast = fastParse(source);
+  const parsed = fast ? { ast: fast, faults: [], errorCount: 0 } : chevrotainPath().chevrotainParse(source);
+  const comments = isLast ? parsed.ast.comments : parsed.ast.comments.filter((comment) => comment.start < chunkText.length);
+  const { statements } = parsed.ast;
+  const faults = parsed.faults;
+  moveAllOffsets([statements, comments, faults], start);
+  for (const fault of faults) {
+    fault.range = lines.rangeOf(fault.span);
+    if (fault.related) for (const related of fault.related) related.range = lines.rangeOf(related.span);
+  }
+  return { statements, comments, faults, errorCount: parsed.errorCount };
 }

@@ -35,7 +35,7 @@ import type { FieldWriter } from "./fields.js";
 import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/from-tables.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
 import { hasOwn, literalValue, type LiteralProblem, setOwnField, stringMemberOf } from "./json-value.js";
-import { parse } from "./parser.js";
+import { parse } from "./chunks.js";
 import { LineIndex, type Span, spanOf } from "./positions.js";
 import { WfSourceMap, type WfOrigins } from "./source-map.js";
 

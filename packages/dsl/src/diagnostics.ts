@@ -59,3 +59,12 @@ export function compareFaults(a: SourceFault, b: SourceFault): number {
 function severityRank(severity: Severity): number {
   return severity === "error" ? 0 : 1;
 }
+
+/**
+ * Syntax errors reported for one text, at most. Text with an error on every line (a pasted
+ * binary, a generator gone wrong) would otherwise cost error recovery on every line and
+ * report thousands of faults of which the first few explain the rest. The parser stops at a
+ * statement boundary once this many are found, and one more fault says where checking stopped.
+ */
+export const MAX_SYNTAX_ERRORS = 1_000;
+

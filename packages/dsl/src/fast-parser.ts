@@ -22,7 +22,6 @@
  * parser's decisions on valid input (see each decision).
  */
 import type { Block, BlockProperty, ChainStatement, Comment, JsonLiteral, KindSpec, NameSyntax, Statement, SubjectsProperty, Syntax, VersionSyntax, WfFile, WithClause } from "./ast.js";
-import type { Span } from "./positions.js";
 import {
   BLANKS,
   BLOCKS,
@@ -487,9 +486,6 @@ class FastParser {
     if (this.type !== type) throw DECLINE;
   }
 
-  private span(): Span {
-    return { start: this.start, end: this.end };
-  }
   private push(item: unknown): void {
     this.stack[this.top++] = item;
   }

@@ -5,11 +5,13 @@
  *
  * Positions follow LSP: 0-based lines and UTF-16 character offsets (see positions.ts).
  */
+import type { Expected } from "./parser.js";
+import { chevrotainPath } from "./parser-loader.js";
 export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
-export { expectedAt, parse, parseChunk, railroadHtml, type Expected, type ParseResult, type ParsedChunk } from "./parser.js";
-export { chunkEnd, splitChunks, type Chunk } from "./chunks.js";
+export { chunkEnd, parse, parseChunk, splitChunks, type Chunk, type ParseResult, type ParsedChunk } from "./chunks.js";
+export type { Expected } from "./parser.js";
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
-export { format, type FormatResult } from "./format.js";
+export { format, type FormatResult } from "./printer.js";
 export { decompile, type DecompileOptions } from "./decompile.js";
 export { parseJsonSource, JsonSourceMap, type JsonSource } from "./json-source.js";
 export { MAX_JSON_DEPTH, stringMemberOf } from "./json-value.js";
@@ -22,3 +24,9 @@ export { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubj
 export type * from "./ast.js";
 export { ARROW, arrowSpan, keywordOf, keywordSpan, moveAllOffsets, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetHolders, offsetsHeldBy, valueSpanOf } from "./ast.js";
 export { syntheticSource, type SyntheticOptions } from "./synthetic.js";
+
+// The chevrotain path is loaded on first need (parser-loader.ts): these two go through it.
+/** What the grammar takes at the end of `text` (what completion offers there). */
+export const expectedAt = (text: string): Expected => chevrotainPath().expectedAt(text);
+/** The railroad (syntax) diagram of the grammar, as an HTML page. */
+export const railroadHtml = (): string => chevrotainPath().railroadHtml();

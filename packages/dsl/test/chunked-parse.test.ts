@@ -26,7 +26,8 @@ vi.mock("chevrotain", async (importOriginal) => {
 });
 
 const { parse, splitChunks } = await import("@wfkit/dsl");
-const { parseWithChevrotain, MAX_SYNTAX_ERRORS } = await import("../src/parser.js");
+const { parseWithChevrotain } = await import("../src/parser.js");
+const { MAX_SYNTAX_ERRORS } = await import("../src/diagnostics.js");
 
 const examplesDir = fileURLToPath(new URL("../../../examples/", import.meta.url));
 const exampleTexts = readdirSync(examplesDir)
