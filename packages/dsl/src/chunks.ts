@@ -1,8 +1,8 @@
 /**
- * Statement chunks: `.wf` text cut where no statement can run across, so that each piece
- * parses on its own exactly as inside the whole text. The parser reads broken text a chunk
- * at a time (only the chunks the fast path declines go to chevrotain), and the language
- * server reparses only the chunks an edit touches.
+ * Statement chunks, and `parse`: `.wf` text cut where no statement can run across, so that
+ * each piece parses on its own exactly as inside the whole text. `parse` reads broken text a
+ * chunk at a time (only the chunks the fast path declines go to chevrotain, through
+ * parser-loader.ts), and the language server reparses only the chunks an edit touches.
  *
  * A `.wf` statement ends at the end of its line unless a `{` or `[` is still open (blocks,
  * lists and JSON literals run over lines). So a line break with no bracket open is a boundary

@@ -67,4 +67,3 @@ function severityRank(severity: Severity): number {
  * statement boundary once this many are found, and one more fault says where checking stopped.
  */
 export const MAX_SYNTAX_ERRORS = 1_000;
-

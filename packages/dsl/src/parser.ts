@@ -2,7 +2,8 @@
  * The `.wf` parser: chevrotain with embedded actions (no CST, which would cost a large file's
  * parse time and memory), built once, on first need, and reused for every parse. Valid text
  * is read by a hand-written fast path first (fast-parser.ts); this parser is the reference
- * it must agree with, and the fallback for everything else.
+ * it must agree with, and the fallback for everything else. The rest of the package reaches
+ * this module only through parser-loader.ts, so that bundles can load it on first need.
  *
  * Recovery. A statement ends at the end of its line, and every rule may give up where it
  * stands: each rule's follow set includes "the rest of the line", so a rule that cannot go on
@@ -415,7 +416,7 @@ class WfParser extends EmbeddedActionsParser {
     return Object.fromEntries(
       entries.map(([word, { steps, keyword }]) => [
         word,
-        this.RULE(`${word}${suffix}`, () => this.element(makers[word], steps, keyword === false ? undefined : Keywords[word as KeywordText], isStatement), {
+        this.RULE(`${word}${suffix}`, () => this.element(`${word}${suffix}`, makers[word], steps, keyword === false ? undefined : Keywords[word as KeywordText], isStatement), {
           recoveryValueFunc: () => (isStatement ? this.current : undefined),
         }),
       ]),
@@ -423,7 +424,7 @@ class WfParser extends EmbeddedActionsParser {
   }
 
   /** A subject's typed body, which begins with its kind word. */
-  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element(EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false), { recoveryValueFunc: () => undefined });
+  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element("typedSubject", EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false), { recoveryValueFunc: () => undefined });
 
   /**
    * An element of the tree: its keyword, if it has one, then its steps. One without a keyword
@@ -431,7 +432,7 @@ class WfParser extends EmbeddedActionsParser {
    * it: chevrotain tells apart the places of a rule by these numbers, and completion reads them
    * back (`stepAt`).
    */
-  private element(make: MakeElement, steps: readonly Step[], keyword: TokenType | undefined, isStatement: boolean): Syntax | undefined {
+  private element(rule: string, make: MakeElement, steps: readonly Step[], keyword: TokenType | undefined, isStatement: boolean): Syntax | undefined {
     let element: Element | undefined;
     if (keyword) {
       const token = this.CONSUME(keyword);
@@ -440,7 +441,7 @@ class WfParser extends EmbeddedActionsParser {
         if (isStatement) this.current = element as unknown as Statement;
       });
     }
-    const numbered = numberedSteps(steps);
+    const numbered = STEPS_OF_RULE.get(rule)!;
     /** Puts what a step read in its field (in an action: the grammar is recorded without them). */
     const fill = (step: Step, value: () => Syntax | undefined): void => {
       this.ACTION(() => {
