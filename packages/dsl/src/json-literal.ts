@@ -9,14 +9,12 @@
  * yields one clear problem, at the first place it goes wrong, and the part read so far.
  */
 import type { JsonArrayLiteral, JsonLiteral, JsonMember, JsonObjectLiteral, JsonScalarLiteral } from "./ast.js";
-import { type Span, spanOf } from "./positions.js";
+import { spanOf } from "./positions.js";
 import { decodeString } from "./syntax-table.js";
-import { MAX_JSON_DEPTH, tooDeeplyNestedMessage } from "./json-value.js";
+import { type LiteralProblem, MAX_JSON_DEPTH, tooDeeplyNestedMessage } from "./json-value.js";
 
-export interface LiteralProblem {
-  span: Span;
-  message: string;
-}
+/** Why a literal cannot be read, and where. */
+type SyntaxProblem = Pick<LiteralProblem, "span" | "message">;
 
 /** The tokens of a literal, as the builder tells them apart. */
 export const JsonKind = { openObject: 0, closeObject: 1, openArray: 2, closeArray: 3, comma: 4, colon: 5, string: 6, number: 7, true: 8, false: 9, null: 10 } as const;
@@ -32,7 +30,7 @@ const VALUE_OR_END = 5;
 
 export class JsonLiteralBuilder {
   literal: JsonLiteral | undefined;
-  problem: LiteralProblem | undefined;
+  problem: SyntaxProblem | undefined;
   private readonly open: Array<JsonObjectLiteral | JsonArrayLiteral> = [];
   private readonly states: number[] = [];
   private lastStart = -1;
@@ -85,7 +83,7 @@ export class JsonLiteralBuilder {
   }
 
   /** The literal read, and its problem: the first place it went wrong, or a container left open. */
-  finish(): { literal: JsonLiteral | undefined; problem: LiteralProblem | undefined } {
+  finish(): { literal: JsonLiteral | undefined; problem: SyntaxProblem | undefined } {
     const open = this.open[this.open.length - 1];
     if (!this.problem && open) {
       const closer = open.type === "object" ? "`}`" : "`]`";

@@ -42,11 +42,6 @@ export function numberToJson(value: number): string {
   return JSON.stringify(value);
 }
 
-/** A string as a JSON string literal; lone surrogates are escaped, so the text stays valid UTF-16. */
-export function stringToJson(value: string): string {
-  return JSON.stringify(value);
-}
-
 // ---------------------------------------------------------------- `.wf` JSON literals
 
 export interface LiteralProblem {

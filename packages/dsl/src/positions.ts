@@ -60,7 +60,7 @@ export class LineIndex {
   /** The position of `offset`; offsets are clamped into the text. */
   positionAt(offset: number): Position {
     const starts = this.starts();
-    const clamped = clampOffset(this.text, offset);
+    const clamped = offset > 0 ? Math.min(Math.floor(offset), this.text.length) : 0;
     // The last line start at or before the offset (line 0 starts at 0, so there is one).
     const low = partitionPoint(starts.length, (i) => starts[i]! <= clamped) - 1;
     const lineStart = starts[low]!;
@@ -80,15 +80,11 @@ export class LineIndex {
     const lineStart = starts[position.line]!;
     const lineEnd = this.lineContentEnd(position.line);
     const skip = position.line === 0 ? this.bomLength : 0;
-    return Math.min(Math.max(lineStart + skip + Math.max(0, position.character), lineStart + skip), lineEnd);
+    return Math.min(lineStart + skip + Math.max(0, position.character), lineEnd);
   }
 
   rangeOf(span: Span): Range {
     return { start: this.positionAt(span.start), end: this.positionAt(span.end) };
-  }
-
-  spanOf(range: Range): Span {
-    return { start: this.offsetAt(range.start), end: this.offsetAt(range.end) };
   }
 
   /** Offset just after the last character of `line`, before its line break. */
@@ -109,26 +105,20 @@ export class LineIndex {
     // faster than a loop over every character.
     if (text.indexOf("\r") < 0) {
       for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-      this.lineStarts = starts;
-      return starts;
-    }
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === CARRIAGE_RETURN) {
-        if (text.charCodeAt(i + 1) === LINE_FEED) i++;
-        starts.push(i + 1);
-      } else if (code === LINE_FEED) {
-        starts.push(i + 1);
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code === CARRIAGE_RETURN) {
+          if (text.charCodeAt(i + 1) === LINE_FEED) i++;
+          starts.push(i + 1);
+        } else if (code === LINE_FEED) {
+          starts.push(i + 1);
+        }
       }
     }
     this.lineStarts = starts;
     return starts;
   }
-}
-
-function clampOffset(text: string, offset: number): number {
-  if (!(offset > 0)) return 0;
-  return Math.min(Math.floor(offset), text.length);
 }
 
 // A one-entry cache: callers usually convert many offsets of the same text in a row.
@@ -148,11 +138,6 @@ export function positionAt(text: string, offset: number): Position {
 /** The offset of `position` in `text`; clamped into the text and to the end of the line. */
 export function offsetAt(text: string, position: Position): number {
   return lineIndexOf(text).offsetAt(position);
-}
-
-/** True when a span lies inside a text of length `length`. */
-export function spanWithin(span: Span, length: number): boolean {
-  return span.start >= 0 && span.start <= span.end && span.end <= length;
 }
 
 /**
