@@ -24,9 +24,10 @@ import type {
   WithClause,
 } from "./ast.js";
 import { DESTINATION_SPEC_TABLE, type Field, type FieldTable, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE } from "./fields.js";
-import { hasOwn, numberToJson } from "./json-value.js";
+import { hasOwn, numberToJson, setOwnField } from "./json-value.js";
 import type { Span } from "./positions.js";
 import { printFile } from "./printer.js";
+import { isPlainObject, ownField } from "@wfkit/core";
 
 const NO_SPAN: Span = { start: 0, end: 0 };
 
@@ -45,21 +46,13 @@ export function decompile(value: unknown, options: DecompileOptions = {}): strin
 
 type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(object: JsonObject, key: string): unknown {
-  return hasOwn(object, key) ? object[key] : undefined;
-}
-
 /** The fields of `object` other than `known`, as a `with` clause (undefined when there are none). */
 function extrasOf(object: JsonObject, known: readonly string[]): JsonObject | undefined {
   let extras: JsonObject | undefined;
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue;
     extras ??= {};
-    Object.defineProperty(extras, key, { value: object[key], enumerable: true, configurable: true, writable: true });
+    setOwnField(extras, key, object[key]);
   }
   return extras;
 }
@@ -137,15 +130,13 @@ class Decompiler {
   private versionBlock(body: JsonObject): Block {
     const properties: BlockProperty[] = [];
     const rest: JsonObject = {};
-    const keep = (key: string): void => {
-      Object.defineProperty(rest, key, { value: body[key], enumerable: true, configurable: true, writable: true });
-    };
+    const keep = (key: string): void => setOwnField(rest, key, body[key]);
     if (hasOwn(body, "trigger")) {
       const spec = this.typed<KindSpec>(TRIGGER_SPEC_TABLE, body["trigger"]);
       if (spec) properties.push({ type: "trigger", spec, ...NO_SPAN });
       else keep("trigger");
     }
-    const destinations = own(body, "destinations");
+    const destinations = ownField(body, "destinations");
     if (hasOwn(body, "destinations")) {
       const specs = Array.isArray(destinations) && destinations.length > 0 ? destinations.map((entry) => this.typed<KindSpec>(DESTINATION_SPEC_TABLE, entry)) : undefined;
       if (specs && specs.every((spec) => spec !== undefined)) {
@@ -173,22 +164,22 @@ class Decompiler {
   // ---------------------------------------------------------------- nodes
 
   private node(node: unknown): Statement {
-    const typed = isObject(node) ? this.typedNode(node) : undefined;
+    const typed = isPlainObject(node) ? this.typedNode(node) : undefined;
     if (typed) {
       const id = (node as JsonObject)["id"] as string;
       this.typedNodeNames.add(id);
       this.declaredNames.add(id);
       return typed;
     }
-    if (isObject(node) && typeof own(node, "id") === "string") this.declaredNames.add(node["id"] as string);
+    if (isPlainObject(node) && typeof ownField(node, "id") === "string") this.declaredNames.add(node["id"] as string);
     return { type: "node", value: literalOf(node), ...NO_SPAN };
   }
 
   /** The typed statement for a node, or undefined when only JSON can say it exactly. */
   private typedNode(node: JsonObject): Statement | undefined {
-    const id = own(node, "id");
+    const id = ownField(node, "id");
     if (typeof id !== "string" || this.typedNodeNames.has(id)) return undefined;
-    const kind = own(node, "kind");
+    const kind = ownField(node, "kind");
     // A part may carry no kind; `kind: "part"` is kept in its `with`.
     const type = kind === undefined ? "part" : kind;
     if (type !== "trigger" && type !== "destination" && type !== "gate" && type !== "part") return undefined;
@@ -201,7 +192,7 @@ class Decompiler {
    * statement needs does not fit (then JSON says the value).
    */
   private typed<T = Record<string, unknown>>(table: FieldTable, value: unknown, element: Record<string, unknown> = {}): T | undefined {
-    if (!isObject(value)) return undefined;
+    if (!isPlainObject(value)) return undefined;
     const written: string[] = [];
     const properties: BlockProperty[] = [];
     for (const field of table.fields) {
@@ -239,7 +230,7 @@ class Decompiler {
       case "literal":
         return literalOf(value) as unknown as Record<string, unknown>;
       case "subjects":
-        return Array.isArray(value) && value.every(isObject) ? { open: 0, close: 0, items: value.map((ref) => name(this.subjectName(ref))), ...NO_SPAN } : undefined;
+        return Array.isArray(value) && value.every(isPlainObject) ? { open: 0, close: 0, items: value.map((ref) => name(this.subjectName(ref))), ...NO_SPAN } : undefined;
       case "type":
         return undefined;
       default:
@@ -261,8 +252,8 @@ class Decompiler {
 
   /** A readable, unused name: from the label or canonical id (`Tesco PLC` → `tesco_plc`). */
   private freshSubjectName(subject: JsonObject): string {
-    const label = own(subject, "label");
-    const canonicalId = own(subject, "canonicalId");
+    const label = ownField(subject, "label");
+    const canonicalId = ownField(subject, "canonicalId");
     const source = typeof label === "string" && label.trim() ? label : typeof canonicalId === "string" ? canonicalId : "subject";
     let stem = source
       .normalize("NFKD")
@@ -293,7 +284,7 @@ class Decompiler {
       const first = plain[i];
       if (!first) {
         const edge = edges[i];
-        if (isObject(edge) && this.isTypedEdge(edge)) {
+        if (isPlainObject(edge) && this.isTypedEdge(edge)) {
           statements.push(chain([[edge["from"] as string], [edge["to"] as string]], withClause(extrasOf(edge, ["from", "to"]))));
         } else {
           statements.push({ type: "edge", value: literalOf(edge), ...NO_SPAN });
@@ -335,13 +326,13 @@ class Decompiler {
 
   /** `{from, to}` with exactly those fields, naming declared nodes: fit for a chain. */
   private plainEdge(edge: unknown): { from: string; to: string } | undefined {
-    if (!isObject(edge) || !this.isTypedEdge(edge) || Object.keys(edge).length !== 2) return undefined;
+    if (!isPlainObject(edge) || !this.isTypedEdge(edge) || Object.keys(edge).length !== 2) return undefined;
     return { from: edge["from"] as string, to: edge["to"] as string };
   }
 
   private isTypedEdge(edge: JsonObject): boolean {
-    const from = own(edge, "from");
-    const to = own(edge, "to");
+    const from = ownField(edge, "from");
+    const to = ownField(edge, "to");
     return typeof from === "string" && typeof to === "string" && this.declaredNames.has(from) && this.declaredNames.has(to);
   }
 }
@@ -351,20 +342,20 @@ function chain(groups: string[][], clause: WithClause | undefined): ChainStateme
 }
 
 function isDefinition(value: unknown): value is JsonObject {
-  return isObject(value) && own(value, "schemaVersion") === 1 && Array.isArray(own(value, "nodes")) && Array.isArray(own(value, "edges"));
+  return isPlainObject(value) && ownField(value, "schemaVersion") === 1 && Array.isArray(ownField(value, "nodes")) && Array.isArray(ownField(value, "edges"));
 }
 
 /** A version-save body whose graph is a Definition (the form the `version` block writes). */
 function isBody(value: unknown): value is JsonObject {
-  if (!isObject(value) || hasOwn(value, "nodes") || hasOwn(value, "schemaVersion")) return false;
-  const scope = own(value, "scope");
-  return isObject(scope) && isDefinition(own(scope, "graph"));
+  if (!isPlainObject(value) || hasOwn(value, "nodes") || hasOwn(value, "schemaVersion")) return false;
+  const scope = ownField(value, "scope");
+  return isPlainObject(scope) && isDefinition(ownField(scope, "graph"));
 }
 
 /** A key equal for deep-equal subjects whatever their key order (so they share a declaration). */
 function stableKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableKey).join(",")}]`;
-  if (isObject(value))
+  if (isPlainObject(value))
     return `{${Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${stableKey(value[key])}`)
@@ -376,7 +367,7 @@ function stableKey(value: unknown): string {
 export function literalOf(value: unknown): JsonLiteral {
   const make = (item: unknown): JsonLiteral => {
     if (Array.isArray(item)) return { type: "array", elements: [], ...NO_SPAN };
-    if (isObject(item)) return { type: "object", members: [], ...NO_SPAN };
+    if (isPlainObject(item)) return { type: "object", members: [], ...NO_SPAN };
     if (typeof item === "string") return { type: "string", value: item, raw: JSON.stringify(item), ...NO_SPAN };
     if (typeof item === "number") return { type: "number", value: item, raw: numberToJson(item), ...NO_SPAN };
     if (typeof item === "boolean") return { type: "boolean", value: item, raw: String(item), ...NO_SPAN };
@@ -425,7 +416,7 @@ function toJsonValue(value: unknown): unknown {
         const out: JsonObject = {};
         for (const key of Object.keys(item)) {
           const field = normalise((item as JsonObject)[key], false);
-          if (field !== undefined) Object.defineProperty(out, key, { value: field, enumerable: true, configurable: true, writable: true });
+          if (field !== undefined) setOwnField(out, key, field);
         }
         return out;
       } finally {
