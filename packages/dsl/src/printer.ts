@@ -17,6 +17,7 @@ import {
   type ChainStatement,
   type Comment,
   type JsonLiteral,
+  type JsonMember,
   type NameSyntax,
   type Statement,
   type SubjectStatement,
@@ -271,15 +272,7 @@ export class Printer {
       const inline = `{ ${properties.map((property) => this.propertyText(property, inner)).join(" ")} }`;
       if (indent.length + column + inline.length <= LINE_WIDTH) return inline;
     }
-    const laidOut = this.layOut(properties, (property) => spanOf(property), { start: block.open + 1, end: block.close ?? block.end });
-    const lines = ["{"];
-    for (const entry of laidOut.items) {
-      for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
-      lines.push(withTrailing(inner + this.propertyText(entry.item, inner), entry.trailing, this.pool));
-    }
-    for (const comment of laidOut.dangling) lines.push(inner + this.pool.take(comment));
-    lines.push(indent + "}");
-    return lines.join("\n");
+    return this.onePerLine(properties, (property) => this.propertyText(property, inner), ["{", "}"], { start: block.open + 1, end: block.close ?? block.end }, indent, "");
   }
 
   private propertyText(property: BlockProperty, indent: string): string {
@@ -305,17 +298,7 @@ export class Printer {
     const names = items.map((item) => printName(item.text));
     const inline = `[${names.join(", ")}]`;
     if (!this.pool.any(span) && inline.length <= INLINE_WIDTH) return inline;
-    const inner = indent + INDENT;
-    const laidOut = this.layOut(items, (item) => spanOf(item), span);
-    const lines = ["["];
-    laidOut.items.forEach((entry, index) => {
-      for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
-      const comma = index < items.length - 1 ? "," : "";
-      lines.push(withTrailing(inner + printName(entry.item.text) + comma, entry.trailing, this.pool));
-    });
-    for (const comment of laidOut.dangling) lines.push(inner + this.pool.take(comment));
-    lines.push(indent + "]");
-    return lines.join("\n");
+    return this.onePerLine(items, (item) => printName(item.text), ["[", "]"], span, indent, ",");
   }
 
   // ---------------------------------------------------------------- JSON literals
@@ -325,20 +308,24 @@ export class Printer {
     const inline = depth >= MAX_EXPANDED_DEPTH ? compactLiteral(literal) : this.inlineLiteral(literal);
     if (inline !== undefined) return inline;
     const inner = indent + INDENT;
-    const items: { span: Span; text: () => string }[] =
-      literal.type === "object"
-        ? literal.members.map((member) => ({
-            span: spanOf(member),
-            text: () => `${JSON.stringify(member.key.text)}: ${member.value ? this.literalText(member.value, inner, depth + 1) : "null"}`,
-          }))
-        : literal.elements.map((element) => ({ span: spanOf(element), text: () => this.literalText(element, inner, depth + 1) }));
-    const [open, close] = literal.type === "object" ? ["{", "}"] : ["[", "]"];
-    const laidOut = this.layOut(items, (item) => item.span, { start: literal.start + 1, end: literal.end - 1 });
+    const inside = { start: literal.start + 1, end: literal.end - 1 };
+    if (literal.type === "array") return this.onePerLine(literal.elements, (element) => this.literalText(element, inner, depth + 1), ["[", "]"], inside, indent, ",");
+    const memberText = (member: JsonMember) => `${JSON.stringify(member.key.text)}: ${member.value ? this.literalText(member.value, inner, depth + 1) : "null"}`;
+    return this.onePerLine(literal.members, memberText, ["{", "}"], inside, indent, ",");
+  }
+
+  /**
+   * Items one per line between `open` and `close`, indented one level further than `indent`,
+   * each with its comments (see layOut) and followed by `separator` but the last.
+   */
+  private onePerLine<T extends Span>(items: readonly T[], text: (item: T) => string, [open, close]: [string, string], container: Span, indent: string, separator: string): string {
+    const inner = indent + INDENT;
+    const laidOut = this.layOut(items, (item) => item, container);
     const lines = [open];
     laidOut.items.forEach((entry, index) => {
       for (const comment of entry.leading) lines.push(inner + this.pool.take(comment));
-      const comma = index < items.length - 1 ? "," : "";
-      lines.push(withTrailing(inner + entry.item.text() + comma, entry.trailing, this.pool));
+      const after = index < items.length - 1 ? separator : "";
+      lines.push(withTrailing(inner + text(entry.item) + after, entry.trailing, this.pool));
     });
     for (const comment of laidOut.dangling) lines.push(inner + this.pool.take(comment));
     lines.push(indent + close);
