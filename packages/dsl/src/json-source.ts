@@ -92,7 +92,8 @@ function parseStrictJson(text: string, parsable: string, lines: LineIndex): Json
   if (shape.tooDeep) return tooDeeplyNested(text, lines, firstBracketBeyond(parsable, MAX_JSON_DEPTH));
   const faults: SourceFault[] = [];
   if (mayRepeatKeys(parsable, shape)) reportDuplicateKeys(parsable, lines, faults);
-  const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined, trimmedEnd(parsable));
+  // JSON.parse took the text, so all that may follow the value is JSON's whitespace.
+  const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined, parsable.trimEnd().length);
   return { value, complete: true, faults, sourceMap: new JsonSourceMap(text, tree), tree };
 }
 
@@ -184,16 +185,6 @@ function colonsIn(text: string): number {
  */
 function mayRepeatKeys(text: string, shape: ValueShape): boolean {
   return text.includes("\\u") || colonsIn(text) !== shape.keys + shape.colonsInStrings;
-}
-
-/** End (exclusive) of the text without its trailing JSON whitespace. */
-function trimmedEnd(text: string): number {
-  let end = text.length;
-  for (;;) {
-    const c = text.charCodeAt(end - 1);
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return end;
-    end--;
-  }
 }
 
 /**
@@ -398,49 +389,39 @@ interface DescribedError {
   lenient: boolean;
 }
 
+/** By jsonc-parser's name for it: the message of an error that ends with what was found there. */
+const EXPECTED: Partial<Record<ReturnType<typeof printParseErrorCode>, string>> = {
+  PropertyNameExpected: "expected a property name in double quotes",
+  ValueExpected: "expected a JSON value",
+  ColonExpected: "expected `:` after the property name",
+  CommaExpected: "expected `,` between values",
+  CloseBraceExpected: "expected `}` to close the object",
+  CloseBracketExpected: "expected `]` to close the array",
+  EndOfFileExpected: "expected the end of the file after the JSON value",
+};
+
+/** The message of an error that says what is wrong in itself. */
+const WHOLE: Partial<Record<ReturnType<typeof printParseErrorCode>, string>> = {
+  InvalidNumberFormat: "this is not a JSON number",
+  UnexpectedEndOfComment: "this comment is not closed (and JSON does not allow comments)",
+  UnexpectedEndOfString: "this string is not closed: add `\"`",
+  UnexpectedEndOfNumber: "this number is not complete",
+  InvalidUnicode: "invalid `\\u` escape: expected four hexadecimal digits",
+  InvalidEscapeCharacter: "invalid escape: JSON strings allow only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX",
+  InvalidCharacter: "control characters must be escaped inside JSON strings",
+};
+
 function describeParseError(text: string, error: ParseError): DescribedError {
   const span = { start: error.offset, end: error.offset + error.length };
-  const found = error.length > 0 ? `, found \`${clip(text.slice(span.start, span.end))}\`` : atEnd(text, error.offset) ? ", found the end of the file" : "";
-  const trailingComma = trailingCommaBefore(text, error.offset);
   // By name: the codes are a const enum, which isolated modules cannot read.
   const code = printParseErrorCode(error.error);
-  switch (code) {
-    case "InvalidCommentToken":
-      return { message: "comments are not allowed in JSON (the service takes strict JSON); remove the comment, or write the workflow in `.wf`, which has comments", span, lenient: true };
-    case "PropertyNameExpected":
-    case "ValueExpected":
-      if (trailingComma !== undefined)
-        return { message: "a trailing comma is not allowed in JSON (the service takes strict JSON); remove this comma", span: { start: trailingComma, end: trailingComma + 1 }, lenient: true };
-      return code === "ValueExpected"
-        ? { message: `expected a JSON value${found}`, span, lenient: false }
-        : { message: `expected a property name in double quotes${found}`, span, lenient: false };
-    case "ColonExpected":
-      return { message: `expected \`:\` after the property name${found}`, span, lenient: false };
-    case "CommaExpected":
-      return { message: `expected \`,\` between values${found}`, span, lenient: false };
-    case "CloseBraceExpected":
-      return { message: `expected \`}\` to close the object${found}`, span, lenient: false };
-    case "CloseBracketExpected":
-      return { message: `expected \`]\` to close the array${found}`, span, lenient: false };
-    case "EndOfFileExpected":
-      return { message: `expected the end of the file after the JSON value${found}`, span, lenient: false };
-    case "InvalidNumberFormat":
-      return { message: "this is not a JSON number", span, lenient: false };
-    case "UnexpectedEndOfComment":
-      return { message: "this comment is not closed (and JSON does not allow comments)", span, lenient: false };
-    case "UnexpectedEndOfString":
-      return { message: "this string is not closed: add `\"`", span, lenient: false };
-    case "UnexpectedEndOfNumber":
-      return { message: "this number is not complete", span, lenient: false };
-    case "InvalidUnicode":
-      return { message: "invalid `\\u` escape: expected four hexadecimal digits", span, lenient: false };
-    case "InvalidEscapeCharacter":
-      return { message: "invalid escape: JSON strings allow only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX", span, lenient: false };
-    case "InvalidCharacter":
-      return { message: "control characters must be escaped inside JSON strings", span, lenient: false };
-    default:
-      return { message: `unexpected character${found}`, span, lenient: false };
-  }
+  if (code === "InvalidCommentToken")
+    return { message: "comments are not allowed in JSON (the service takes strict JSON); remove the comment, or write the workflow in `.wf`, which has comments", span, lenient: true };
+  const trailingComma = code === "PropertyNameExpected" || code === "ValueExpected" ? trailingCommaBefore(text, error.offset) : undefined;
+  if (trailingComma !== undefined)
+    return { message: "a trailing comma is not allowed in JSON (the service takes strict JSON); remove this comma", span: { start: trailingComma, end: trailingComma + 1 }, lenient: true };
+  const found = error.length > 0 ? `, found \`${clip(text.slice(span.start, span.end))}\`` : atEnd(text, error.offset) ? ", found the end of the file" : "";
+  return { message: WHOLE[code] ?? `${EXPECTED[code] ?? "unexpected character"}${found}`, span, lenient: false };
 }
 
 /** Offset of a comma directly before a closing bracket at `offset` (whitespace aside). */
@@ -552,31 +533,24 @@ export class JsonSourceMap extends LazySourceMap {
       depth++;
     }
     if (depth === tokens.length) {
-      return { span: this.focus(node, keyNode), keySpan: keyNode ? nodeSpan(keyNode) : undefined, depth };
+      return { span: this.focus(node, keyNode, false), keySpan: keyNode ? nodeSpan(keyNode) : undefined, depth };
     }
-    // The pointer goes further than the text: a missing field or item. Point at what lacks
-    // it: the key naming the object if it has one, else its id, else its opening bracket.
-    return { span: this.missingFieldSpan(node, keyNode), depth };
+    return { span: this.focus(node, keyNode, true), depth };
   }
 
   /**
    * The part of a value a fault about it should underline: a node's id rather than the whole
-   * node, a many-line object's key rather than all its lines.
+   * node, a many-line object's key rather than all its lines. For a field or item the value
+   * lacks (`missing`: the pointer goes further than the text), what lacks it: the key naming
+   * the object if it has one, else its id, else its opening bracket.
    */
-  private focus(node: JsonNode, keyNode: JsonNode | undefined): Span {
+  private focus(node: JsonNode, keyNode: JsonNode | undefined, missing: boolean): Span {
     if (node.type !== "object" && node.type !== "array") return nodeSpan(node);
+    if (missing && keyNode) return nodeSpan(keyNode);
     const id = node.type === "object" ? propertyValue(node, "id") : undefined;
     if (id?.type === "string") return nodeSpan(id);
-    if (!this.text.slice(node.offset, node.offset + node.length).includes("\n")) return nodeSpan(node);
+    if (!missing && !this.text.slice(node.offset, node.offset + node.length).includes("\n")) return nodeSpan(node);
     if (keyNode) return nodeSpan(keyNode);
-    return { start: node.offset, end: node.offset + 1 };
-  }
-
-  private missingFieldSpan(node: JsonNode, keyNode: JsonNode | undefined): Span {
-    if (node.type !== "object" && node.type !== "array") return nodeSpan(node);
-    if (keyNode) return nodeSpan(keyNode);
-    const id = node.type === "object" ? propertyValue(node, "id") : undefined;
-    if (id?.type === "string") return nodeSpan(id);
     return { start: node.offset, end: node.offset + 1 };
   }
 }
