@@ -13,7 +13,7 @@ import { DSL_CODES } from "@wfkit/core";
 import { sourceFault, type SourceFault } from "./diagnostics.js";
 import { LineIndex, type Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
-import { MAX_JSON_DEPTH, setOwnField, tooDeeplyNestedMessage } from "./json-value.js";
+import { lastKeyed, MAX_JSON_DEPTH, setOwnField, tooDeeplyNestedMessage } from "./json-value.js";
 
 export interface JsonSource {
   /** The parsed value; undefined when the text holds no value at all. */
@@ -449,21 +449,10 @@ function clip(text: string): string {
 function valueOfNode(root: JsonNode, text: string, faults: SourceFault[], lines: LineIndex): unknown {
   // Iterative: a deeply nested document must not overflow the stack.
   const build = (node: JsonNode): unknown => {
-    switch (node.type) {
-      case "string":
-      case "boolean":
-        return node.value;
-      case "null":
-        return null;
-      case "number":
-        return Number(text.slice(node.offset, node.offset + node.length));
-      case "array":
-        return [];
-      case "object":
-        return {};
-      default:
-        return undefined;
-    }
+    if (node.type === "number") return Number(text.slice(node.offset, node.offset + node.length));
+    if (node.type === "array") return [];
+    if (node.type === "object") return {};
+    return node.type === "string" || node.type === "boolean" ? node.value : null;
   };
   const rootValue = build(root);
   const stack: { node: JsonNode; value: unknown }[] = [{ node: root, value: rootValue }];
@@ -557,18 +546,8 @@ export class JsonSourceMap extends LazySourceMap {
 
 function childOf(node: JsonNode, token: string): { value: JsonNode; key?: JsonNode } | undefined {
   if (node.type === "object") {
-    const children = node.children ?? [];
-    if (children.length > SCANNED_PROPERTIES) {
-      const index = propertyIndexOf(node).get(token);
-      const [key, value] = index === undefined ? [] : children[index]!.children ?? [];
-      return key && value ? { value, key } : undefined;
-    }
-    // The last property with the name wins, as in JSON.parse.
-    for (let i = children.length - 1; i >= 0; i--) {
-      const [key, value] = children[i]!.children ?? [];
-      if (key?.value === token && value) return { value, key };
-    }
-    return undefined;
+    const [key, value] = lastKeyed(node.children ?? [], token, propertyName)?.children ?? [];
+    return key && value ? { value, key } : undefined;
   }
   if (node.type === "array") {
     const index = arrayIndexOf(token);
@@ -578,25 +557,10 @@ function childOf(node: JsonNode, token: string): { value: JsonNode; key?: JsonNo
   return undefined;
 }
 
-/**
- * Objects with more properties than this are looked up through an index built on first use:
- * a fault on each of thousands of fields of one object would otherwise scan it per fault.
- */
-const SCANNED_PROPERTIES = 16;
-const propertyIndexes = new WeakMap<JsonNode, Map<string, number>>();
-
-/** Each property name of an object node to its last property with a value (JSON.parse keeps the last). */
-function propertyIndexOf(object: JsonNode): Map<string, number> {
-  let index = propertyIndexes.get(object);
-  if (index) return index;
-  index = new Map();
-  const children = object.children ?? [];
-  for (let i = 0; i < children.length; i++) {
-    const [key, value] = children[i]!.children ?? [];
-    if (typeof key?.value === "string" && value) index.set(key.value, i);
-  }
-  propertyIndexes.set(object, index);
-  return index;
+/** A property node's name, when it has a value (JSON.parse keeps the last property with a value). */
+function propertyName(property: JsonNode): string | undefined {
+  const [key, value] = property.children ?? [];
+  return typeof key?.value === "string" && value ? key.value : undefined;
 }
 
 function propertyValue(object: JsonNode, name: string): JsonNode | undefined {

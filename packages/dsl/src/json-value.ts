@@ -92,17 +92,10 @@ export function literalValue(literal: JsonLiteral, problems: LiteralProblem[]): 
 }
 
 function shallowValue(literal: JsonLiteral, problems: LiteralProblem[]): unknown {
-  switch (literal.type) {
-    case "object":
-      return {};
-    case "array":
-      return [];
-    case "number":
-      checkNumber(literal, problems);
-      return literal.value;
-    default:
-      return literal.value;
-  }
+  if (literal.type === "object") return {};
+  if (literal.type === "array") return [];
+  if (literal.type === "number") checkNumber(literal, problems);
+  return literal.value;
 }
 
 /**
@@ -141,32 +134,33 @@ function checkNumber(literal: JsonScalarLiteral, problems: LiteralProblem[]): vo
 
 /** The member a key names in an object literal: the last one, as JSON.parse keeps. */
 export function memberOf(literal: JsonLiteral | undefined, key: string): JsonMember | undefined {
-  if (literal?.type !== "object") return undefined;
-  if (literal.members.length > SCANNED_MEMBERS) return memberIndexOf(literal).get(key);
-  for (let i = literal.members.length - 1; i >= 0; i--) {
-    const member = literal.members[i]!;
-    if (member.key.text === key) return member;
-  }
-  return undefined;
+  return literal?.type === "object" ? lastKeyed(literal.members, key, (member) => member.key.text) : undefined;
 }
 
 /**
- * Objects with more members than this are looked up through an index built on first use:
- * placing a fault on each of thousands of members of one `with` block would otherwise scan
- * the block once per fault.
+ * The last of `items` whose key (by `keyOf`; undefined for none) is `key`: JSON keeps the last.
+ * A list longer than SCANNED_ITEMS is looked up through an index built on first use: placing
+ * a fault on each of thousands of fields of one object would otherwise scan it once per fault.
  */
-const SCANNED_MEMBERS = 16;
-const memberIndexes = new WeakMap<JsonLiteral, Map<string, JsonMember>>();
-
-/** Each key of an object literal to its last member (JSON keeps the last). */
-function memberIndexOf(literal: JsonLiteral & { type: "object" }): Map<string, JsonMember> {
-  let index = memberIndexes.get(literal);
-  if (index) return index;
-  index = new Map();
-  for (const member of literal.members) index.set(member.key.text, member);
-  memberIndexes.set(literal, index);
-  return index;
+export function lastKeyed<T>(items: readonly T[], key: string, keyOf: (item: T) => string | undefined): T | undefined {
+  if (items.length > SCANNED_ITEMS) {
+    let index = keyIndexes.get(items) as Map<string, T> | undefined;
+    if (!index) {
+      index = new Map();
+      for (const item of items) {
+        const itemKey = keyOf(item);
+        if (itemKey !== undefined) index.set(itemKey, item);
+      }
+      keyIndexes.set(items, index);
+    }
+    return index.get(key);
+  }
+  for (let i = items.length - 1; i >= 0; i--) if (keyOf(items[i]!) === key) return items[i];
+  return undefined;
 }
+
+const SCANNED_ITEMS = 16;
+const keyIndexes = new WeakMap<readonly unknown[], Map<string, unknown>>();
 
 /**
  * The value of an object literal's member `key` when it is a string (the last member of that
