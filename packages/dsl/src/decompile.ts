@@ -73,11 +73,6 @@ function block(properties: BlockProperty[]): Block {
   return { open: 0, close: 0, properties, ...NO_SPAN };
 }
 
-function withProperty(extras: JsonObject | undefined): BlockProperty[] {
-  const clause = withClause(extras);
-  return clause ? [{ type: "with", clause, ...NO_SPAN }] : [];
-}
-
 /** The statements a Definition's nodes and edges become, with the sections they fall in. */
 type Section = "header" | "subjects" | "nodes" | "edges";
 
@@ -148,7 +143,7 @@ class Decompiler {
     const scopeExtras = extrasOf(body["scope"] as JsonObject, ["graph"]);
     if (scopeExtras) properties.push({ type: "scope", with: withClause(scopeExtras), ...NO_SPAN });
     for (const key of Object.keys(body)) if (!["scope", "trigger", "destinations"].includes(key)) keep(key);
-    properties.push(...withProperty(Object.keys(rest).length ? rest : undefined));
+    if (Object.keys(rest).length) properties.push({ type: "with", clause: withClause(rest)!, ...NO_SPAN });
     return block(properties);
   }
 

@@ -195,7 +195,7 @@ export class Printer {
 
   private printSubject(statement: SubjectStatement): string {
     const body = statement.body;
-    const head = `subject ${nameText(statement.name)} =`;
+    const head = `subject ${statement.name && printName(statement.name.text)} =`;
     if (!body) return head;
     if (body.type === "raw") return `${head} ${this.literalText(body.value, "", 0)}`;
     return this.fieldsText([head], SUBJECT_TABLE, body, "", 0);
@@ -377,10 +377,6 @@ export function compactLiteral(literal: JsonLiteral, limit = Infinity): string {
     }
   }
   return out;
-}
-
-function nameText(name: NameSyntax | undefined): string | undefined {
-  return name && printName(name.text);
 }
 
 /** A name or string field's value as written: a `string` always quoted, a `name` bare when it can be. */
