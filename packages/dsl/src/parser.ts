@@ -424,7 +424,7 @@ class WfParser extends EmbeddedActionsParser {
   }
 
   /** A subject's typed body, which begins with its kind word. */
-  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element("typedSubject", EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false), { recoveryValueFunc: () => undefined });
+  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element("typedSubject", EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false));
 
   /**
    * An element of the tree: its keyword, if it has one, then its steps. One without a keyword
@@ -566,108 +566,89 @@ class WfParser extends EmbeddedActionsParser {
   // ------------------------------------------------------------------ parts of statements
 
   /** A name, bare or quoted. */
-  nameRef = this.RULE(
-    "nameRef",
-    (): NameSyntax | undefined => {
-      const token = this.OR({
-        ERR_MSG: "a name",
-        DEF: [{ ALT: () => this.CONSUME(Name) }, { ALT: () => this.CONSUME(StringLiteral) }],
-      });
-      return this.ACTION(() => {
-        if (!isReal(token)) return undefined;
-        const quoted = token.tokenType === StringLiteral;
-        return { text: quoted ? decodeString(token.image) : token.image, quoted, ...span(token) };
-      });
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  nameRef = this.RULE("nameRef", (): NameSyntax | undefined => {
+    const token = this.OR({
+      ERR_MSG: "a name",
+      DEF: [{ ALT: () => this.CONSUME(Name) }, { ALT: () => this.CONSUME(StringLiteral) }],
+    });
+    return this.ACTION(() => {
+      if (!isReal(token)) return undefined;
+      const quoted = token.tokenType === StringLiteral;
+      return { text: quoted ? decodeString(token.image) : token.image, quoted, ...span(token) };
+    });
+  });
 
   /** `@1` or `@"2024 Q1"`. */
-  versionRef = this.RULE(
-    "versionRef",
-    (): VersionSyntax | undefined =>
-      this.OR([
-        {
-          ALT: () => {
-            const token = this.CONSUME(VersionLiteral);
-            return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueStart: token.startOffset + 1 } : undefined));
-          },
+  versionRef = this.RULE("versionRef", (): VersionSyntax | undefined =>
+    this.OR([
+      {
+        ALT: () => {
+          const token = this.CONSUME(VersionLiteral);
+          return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueStart: token.startOffset + 1 } : undefined));
         },
-        {
-          ALT: () => {
-            const at = this.CONSUME(At);
-            const value = this.CONSUME2(StringLiteral);
-            return this.ACTION(() =>
-              isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueStart: value.startOffset } : undefined,
-            );
-          },
+      },
+      {
+        ALT: () => {
+          const at = this.CONSUME(At);
+          const value = this.CONSUME2(StringLiteral);
+          return this.ACTION(() =>
+            isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueStart: value.startOffset } : undefined,
+          );
         },
-      ]),
-    { recoveryValueFunc: () => undefined },
+      },
+    ]),
   );
 
   /** The kind word of a trigger or destination, and its optional block. */
-  kindSpec = this.RULE(
-    "kindSpec",
-    (blockKind: BlockKind): KindSpec | undefined => {
-      const kind = this.SUBRULE(this.nameRef);
-      const spec = this.ACTION(() => (kind ? ({ kind, block: undefined, start: kind.start, end: kind.end } as KindSpec) : undefined));
-      this.OPTION(() => {
-        const block = this.SUBRULE(this.block, { ARGS: [blockKind] });
-        this.ACTION(() => {
-          if (spec && block) {
-            spec.block = block;
-            widen(spec, block);
-          }
-        });
+  kindSpec = this.RULE("kindSpec", (blockKind: BlockKind): KindSpec | undefined => {
+    const kind = this.SUBRULE(this.nameRef);
+    const spec = this.ACTION(() => (kind ? ({ kind, block: undefined, start: kind.start, end: kind.end } as KindSpec) : undefined));
+    this.OPTION(() => {
+      const block = this.SUBRULE(this.block, { ARGS: [blockKind] });
+      this.ACTION(() => {
+        if (spec && block) {
+          spec.block = block;
+          widen(spec, block);
+        }
       });
-      return spec;
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+    });
+    return spec;
+  });
 
-  withClause = this.RULE(
-    "withClause",
-    (): WithClause | undefined => {
-      const keyword = this.CONSUME(Keywords.with);
-      const value = this.SUBRULE(this.jsonLiteral);
-      return this.ACTION(() => ({ value, ...join(span(keyword), value) }));
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  withClause = this.RULE("withClause", (): WithClause | undefined => {
+    const keyword = this.CONSUME(Keywords.with);
+    const value = this.SUBRULE(this.jsonLiteral);
+    return this.ACTION(() => ({ value, ...join(span(keyword), value) }));
+  });
 
   /** `{ property... }`; newlines inside are skipped while the next line continues the block. */
-  block = this.RULE(
-    "block",
-    (blockKind: BlockKind): Block | undefined => {
-      const open = this.CONSUME(LBrace);
-      const properties: BlockProperty[] = [];
-      this.MANY({
-        GATE: () => (tokenMatcher(this.LA(1), Newline) ? this.continuesBlock(blockKind) : !tokenMatcher(this.LA(1), RBrace)),
-        DEF: () => {
-          this.OR({
-            IGNORE_AMBIGUITIES: true,
-            DEF: [
-              { ALT: () => this.CONSUME(Newline) },
-              {
-                ALT: () => {
-                  const property = this.SUBRULE(this.blockProperty, { ARGS: [blockKind] });
-                  this.ACTION(() => property && properties.push(property));
-                },
+  block = this.RULE("block", (blockKind: BlockKind): Block | undefined => {
+    const open = this.CONSUME(LBrace);
+    const properties: BlockProperty[] = [];
+    this.MANY({
+      GATE: () => (tokenMatcher(this.LA(1), Newline) ? this.continuesBlock(blockKind) : !tokenMatcher(this.LA(1), RBrace)),
+      DEF: () => {
+        this.OR({
+          IGNORE_AMBIGUITIES: true,
+          DEF: [
+            { ALT: () => this.CONSUME(Newline) },
+            {
+              ALT: () => {
+                const property = this.SUBRULE(this.blockProperty, { ARGS: [blockKind] });
+                this.ACTION(() => property && properties.push(property));
               },
-              ...(this.readsRestOfLine ? [{ ALT: () => this.SUBRULE(this.blockRestOfLine, { ARGS: [blockKind] }) }] : []),
-            ],
-          });
-        },
-      });
-      const close = this.SUBRULE(this.closeBrace);
-      return this.ACTION(() => {
-        const last = close ?? properties[properties.length - 1];
-        return { open: open.startOffset, close: close?.start, properties, ...join(span(open), last) };
-      });
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+            },
+            ...(this.readsRestOfLine ? [{ ALT: () => this.SUBRULE(this.blockRestOfLine, { ARGS: [blockKind] }) }] : []),
+          ],
+        });
+      },
+    });
+    const close = this.SUBRULE(this.closeBrace);
+    return this.ACTION(() => {
+      const last = close ?? properties[properties.length - 1];
+      return { open: open.startOffset, close: close?.start, properties, ...join(span(open), last) };
+    });
+  });
 
   /**
    * Tokens in a block that begin no property: skipped up to the end of the line or the `}`,
@@ -688,65 +669,46 @@ class WfParser extends EmbeddedActionsParser {
     });
   });
 
-  /** Its own rule, so that a missing `}` loses nothing the block already read. */
-  closeBrace = this.RULE(
-    "closeBrace",
-    (): Span | undefined => {
-      const token = this.CONSUME(RBrace);
-      return this.ACTION(() => (isReal(token) ? span(token) : undefined));
-    },
-    { recoveryValueFunc: () => undefined },
-  );
-
-  closeBracket = this.RULE(
-    "closeBracket",
-    (): Span | undefined => {
-      const token = this.CONSUME(RBracket);
-      return this.ACTION(() => (isReal(token) ? span(token) : undefined));
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  /** Their own rules, so that a missing `}` or `]` loses nothing the block or list already read. */
+  closeBrace = this.RULE("closeBrace", (): Span | undefined => this.closer(RBrace));
+  closeBracket = this.RULE("closeBracket", (): Span | undefined => this.closer(RBracket));
 
   /** The alternatives of `blockProperty`, one per property of the table; made once. */
   private readonly propertyAlternatives = Object.values(this.propertyRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as BlockProperty | undefined }));
 
-  blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives), { recoveryValueFunc: () => undefined });
+  blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives));
 
   /** `[a, b]` after its property's keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
-  nameList = this.RULE(
-    "nameList",
-    (property: SubjectsProperty | undefined): SubjectsProperty | undefined => {
-      const open = this.CONSUME(LBracket);
-      this.ACTION(() => {
-        if (property && isReal(open)) {
-          property.open = open.startOffset;
-          widen(property, span(open));
-        }
+  nameList = this.RULE("nameList", (property: SubjectsProperty | undefined): SubjectsProperty | undefined => {
+    const open = this.CONSUME(LBracket);
+    this.ACTION(() => {
+      if (property && isReal(open)) {
+        property.open = open.startOffset;
+        widen(property, span(open));
+      }
+    });
+    this.SUBRULE(this.listNewlines, { ARGS: [false] });
+    this.OPTION(() => {
+      const first = this.SUBRULE(this.nameRef);
+      this.ACTION(() => first && property?.items.push(first));
+      this.SUBRULE2(this.listNewlines, { ARGS: [true] });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE3(this.listNewlines, { ARGS: [false] });
+        const next = this.SUBRULE2(this.nameRef);
+        this.ACTION(() => next && property?.items.push(next));
+        this.SUBRULE4(this.listNewlines, { ARGS: [true] });
       });
-      this.SUBRULE(this.listNewlines, { ARGS: [false] });
-      this.OPTION(() => {
-        const first = this.SUBRULE(this.nameRef);
-        this.ACTION(() => first && property?.items.push(first));
-        this.SUBRULE2(this.listNewlines, { ARGS: [true] });
-        this.MANY(() => {
-          this.CONSUME(Comma);
-          this.SUBRULE3(this.listNewlines, { ARGS: [false] });
-          const next = this.SUBRULE2(this.nameRef);
-          this.ACTION(() => next && property?.items.push(next));
-          this.SUBRULE4(this.listNewlines, { ARGS: [true] });
-        });
-      });
-      const close = this.SUBRULE(this.closeBracket);
-      this.ACTION(() => {
-        if (!property) return;
-        property.close = close?.start;
-        const last = property.items[property.items.length - 1];
-        widen(property, close ?? last);
-      });
-      return property;
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+    });
+    const close = this.SUBRULE(this.closeBracket);
+    this.ACTION(() => {
+      if (!property) return;
+      property.close = close?.start;
+      const last = property.items[property.items.length - 1];
+      widen(property, close ?? last);
+    });
+    return property;
+  });
 
   listNewlines = this.RULE("listNewlines", (afterItem: boolean): void => {
     this.MANY({
@@ -761,54 +723,56 @@ class WfParser extends EmbeddedActionsParser {
    * A JSON value, consumed as a flat run of tokens while its brackets are open (and across
    * newlines while the next line continues it), then built by json-literal.ts.
    */
-  jsonLiteral = this.RULE(
-    "jsonLiteral",
-    (): JsonLiteral | undefined => {
-      const tokens: IToken[] = [];
-      let depth = 0;
-      const first = this.OR({
-        ERR_MSG: "a JSON value",
-        DEF: [
-          { ALT: () => this.CONSUME(LBrace) },
-          { ALT: () => this.CONSUME(LBracket) },
-          { ALT: () => this.CONSUME(StringLiteral) },
-          { ALT: () => this.CONSUME(NumberLiteral) },
-          { ALT: () => this.CONSUME(Keywords.true) },
-          { ALT: () => this.CONSUME(Keywords.false) },
-          { ALT: () => this.CONSUME(Keywords.null) },
-        ],
-      });
-      this.ACTION(() => {
-        tokens.push(first);
-        if (first.tokenType === LBrace || first.tokenType === LBracket) depth = 1;
-      });
-      this.MANY({
-        GATE: () => depth > 0 && (tokenMatcher(this.LA(1), JsonToken) || (tokenMatcher(this.LA(1), Newline) && tokenMatcher(this.nextSignificant(), JsonToken))),
-        DEF: () => {
-          const token = this.OR2([{ ALT: () => this.CONSUME(Newline) }, { ALT: () => this.CONSUME(JsonToken) }]);
-          this.ACTION(() => {
-            tokens.push(token);
-            if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
-            else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
-          });
-        },
-      });
-      return this.ACTION(() => {
-        if (!isReal(first)) return undefined;
-        const builder = new JsonLiteralBuilder(this.text);
-        for (let i = 0; i < tokens.length && !builder.problem; i++) {
-          const token = tokens[i]!;
-          if (token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
-        }
-        const { literal, problem } = builder.finish();
-        if (problem) this.problems.push(problem);
-        return literal;
-      });
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  jsonLiteral = this.RULE("jsonLiteral", (): JsonLiteral | undefined => {
+    const tokens: IToken[] = [];
+    let depth = 0;
+    const first = this.OR({
+      ERR_MSG: "a JSON value",
+      DEF: [
+        { ALT: () => this.CONSUME(LBrace) },
+        { ALT: () => this.CONSUME(LBracket) },
+        { ALT: () => this.CONSUME(StringLiteral) },
+        { ALT: () => this.CONSUME(NumberLiteral) },
+        { ALT: () => this.CONSUME(Keywords.true) },
+        { ALT: () => this.CONSUME(Keywords.false) },
+        { ALT: () => this.CONSUME(Keywords.null) },
+      ],
+    });
+    this.ACTION(() => {
+      tokens.push(first);
+      if (first.tokenType === LBrace || first.tokenType === LBracket) depth = 1;
+    });
+    this.MANY({
+      GATE: () => depth > 0 && (tokenMatcher(this.LA(1), JsonToken) || (tokenMatcher(this.LA(1), Newline) && tokenMatcher(this.nextSignificant(), JsonToken))),
+      DEF: () => {
+        const token = this.OR2([{ ALT: () => this.CONSUME(Newline) }, { ALT: () => this.CONSUME(JsonToken) }]);
+        this.ACTION(() => {
+          tokens.push(token);
+          if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
+          else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
+        });
+      },
+    });
+    return this.ACTION(() => {
+      if (!isReal(first)) return undefined;
+      const builder = new JsonLiteralBuilder(this.text);
+      for (let i = 0; i < tokens.length && !builder.problem; i++) {
+        const token = tokens[i]!;
+        if (token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
+      }
+      const { literal, problem } = builder.finish();
+      if (problem) this.problems.push(problem);
+      return literal;
+    });
+  });
 
   // ------------------------------------------------------------------ helpers
+
+  /** The span of a closing bracket, unless recovery inserted it. */
+  private closer(type: TokenType): Span | undefined {
+    const token = this.CONSUME(type);
+    return this.ACTION(() => (isReal(token) ? span(token) : undefined));
+  }
 
   private start<T extends Statement>(statement: T): T {
     this.current = statement;
