@@ -350,39 +350,22 @@ class WfParser extends EmbeddedActionsParser {
     { recoveryValueFunc: () => this.current },
   );
 
-  statement = this.RULE(
-    "statement",
-    (): Statement | undefined =>
-      this.OR({
-        // Two tokens choose the statement (`part x`, `a ->`), so that a mistake later in the
-        // line is an error inside that statement, which keeps what it has, not an invalid line.
-        MAX_LOOKAHEAD: 2,
-        IGNORE_AMBIGUITIES: true,
-        DEF: [{ ALT: () => this.SUBRULE(this.realStatement) }, { ALT: () => this.SUBRULE(this.invalidLine) }],
-      }),
-    { recoveryValueFunc: () => this.current },
-  );
+  statement = this.RULE("statement", () => this.chooseStatement([{ ALT: () => this.SUBRULE(this.realStatement) }, { ALT: () => this.SUBRULE(this.invalidLine) }]), { recoveryValueFunc: () => this.current });
 
   /**
    * Every statement of the language (kept apart from `invalidLine` for content assist).
    * Chains come first: a chain is a name followed by `->` or `,`, which no declaration is, so
    * `part -> report` is an edge from a node called `part` and `part x = ...` a declaration.
    */
-  realStatement = this.RULE(
-    "realStatement",
-    (): Statement | undefined =>
-      this.OR({
-        MAX_LOOKAHEAD: 2,
-        IGNORE_AMBIGUITIES: true,
-        DEF: (this.statementAlternatives ??= [
-          { ALT: () => this.SUBRULE(this.chainStatement) },
-          ...Object.values(this.statementRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as Statement | undefined })),
-        ]),
-      }),
-    { recoveryValueFunc: () => this.current },
-  );
+  realStatement = this.RULE("realStatement", () => this.chooseStatement(this.statementAlternatives), { recoveryValueFunc: () => this.current });
 
-  private statementAlternatives: IOrAlt<Statement | undefined>[] | undefined;
+  /**
+   * Two tokens choose the statement (`part x`, `a ->`), so that a mistake later in the line is
+   * an error inside that statement, which keeps what it has, not an invalid line.
+   */
+  private chooseStatement(alternatives: IOrAlt<Statement | undefined>[]): Statement | undefined {
+    return this.OR({ MAX_LOOKAHEAD: 2, IGNORE_AMBIGUITIES: true, DEF: alternatives });
+  }
 
   /** A line that begins no statement: reported once, with what would have made sense. */
   invalidLine = this.RULE("invalidLine", (): InvalidStatement | undefined => {
@@ -409,6 +392,14 @@ class WfParser extends EmbeddedActionsParser {
    */
   private readonly statementRules = this.elementRules(STATEMENTS, EMPTY_STATEMENTS, "Statement");
   private readonly propertyRules = this.elementRules(PROPERTIES, EMPTY_PROPERTIES, "Property");
+  /** The alternatives of `realStatement` and `blockProperty`, made once. */
+  private readonly statementAlternatives: IOrAlt<Statement | undefined>[] = [
+    { ALT: () => this.SUBRULE(this.chainStatement) },
+    ...Object.values(this.statementRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as Statement | undefined })),
+  ];
+  private readonly propertyAlternatives = Object.values(this.propertyRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as BlockProperty | undefined }));
+  /** The alternatives of a JSON literal's first token. */
+  private readonly jsonStarts = [LBrace, LBracket, StringLiteral, NumberLiteral, Keywords.true, Keywords.false, Keywords.null].map((type) => ({ ALT: () => this.CONSUME(type) }));
 
   private elementRules<W extends string>(table: Record<W, { steps: readonly Step[]; keyword?: false }>, makers: Record<W, MakeElement>, suffix: "Statement" | "Property"): Record<W, ParserMethod<[], Syntax | undefined>> {
     const entries = Object.entries(table) as [W, { steps: readonly Step[]; keyword?: false }][];
@@ -673,9 +664,6 @@ class WfParser extends EmbeddedActionsParser {
   closeBrace = this.RULE("closeBrace", (): Span | undefined => this.closer(RBrace));
   closeBracket = this.RULE("closeBracket", (): Span | undefined => this.closer(RBracket));
 
-  /** The alternatives of `blockProperty`, one per property of the table; made once. */
-  private readonly propertyAlternatives = Object.values(this.propertyRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as BlockProperty | undefined }));
-
   blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives));
 
   /** `[a, b]` after its property's keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
@@ -726,18 +714,7 @@ class WfParser extends EmbeddedActionsParser {
   jsonLiteral = this.RULE("jsonLiteral", (): JsonLiteral | undefined => {
     const tokens: IToken[] = [];
     let depth = 0;
-    const first = this.OR({
-      ERR_MSG: "a JSON value",
-      DEF: [
-        { ALT: () => this.CONSUME(LBrace) },
-        { ALT: () => this.CONSUME(LBracket) },
-        { ALT: () => this.CONSUME(StringLiteral) },
-        { ALT: () => this.CONSUME(NumberLiteral) },
-        { ALT: () => this.CONSUME(Keywords.true) },
-        { ALT: () => this.CONSUME(Keywords.false) },
-        { ALT: () => this.CONSUME(Keywords.null) },
-      ],
-    });
+    const first = this.OR({ ERR_MSG: "a JSON value", DEF: this.jsonStarts });
     this.ACTION(() => {
       tokens.push(first);
       if (first.tokenType === LBrace || first.tokenType === LBracket) depth = 1;
