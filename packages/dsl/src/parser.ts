@@ -175,15 +175,13 @@ class WfParser extends EmbeddedActionsParser {
    * `maxLookahead: 2` suffices for this grammar and halves the start-up analysis against 3.
    * Grammar validations cost start-up time on every CLI run; they are skipped in the shipped
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
+   * `readsRestOfLine`: whether a block takes tokens that begin no property (`blockRestOfLine`);
+   * content assist's grammar does not, so it offers only what fits.
    */
-  constructor(recoveryEnabled = true, skipValidations = true, readsRestOfLine = true) {
+  constructor(recoveryEnabled = true, skipValidations = true, private readonly readsRestOfLine = true) {
     super(allTokens, { recoveryEnabled, maxLookahead: MAX_LOOKAHEAD, errorMessageProvider, skipValidations });
-    this.readsRestOfLine = readsRestOfLine;
     this.performSelfAnalysis();
   }
-
-  /** Whether a block takes tokens that begin no property (`blockRestOfLine`); content assist's grammar does not, so it offers only what fits. */
-  private readsRestOfLine = true;
 
   /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
   stoppedAt: IToken | undefined;
@@ -272,7 +270,7 @@ class WfParser extends EmbeddedActionsParser {
   private continuesList(afterItem: boolean): boolean {
     const next = this.nextSignificant();
     if (tokenMatcher(next, RBracket)) return true;
-    return afterItem ? tokenMatcher(next, Comma) : tokenMatcher(next, Name) || tokenMatcher(next, StringLiteral);
+    return afterItem ? tokenMatcher(next, Comma) : isNameToken(next);
   }
 
   /** A clause ahead (`with {`, `identifiers [`: see CLAUSES), not a name that happens to be spelt so. */
@@ -562,11 +560,7 @@ class WfParser extends EmbeddedActionsParser {
       ERR_MSG: "a name",
       DEF: [{ ALT: () => this.CONSUME(Name) }, { ALT: () => this.CONSUME(StringLiteral) }],
     });
-    return this.ACTION(() => {
-      if (!isReal(token)) return undefined;
-      const quoted = token.tokenType === StringLiteral;
-      return { text: quoted ? decodeString(token.image) : token.image, quoted, ...span(token) };
-    });
+    return this.ACTION(() => (isReal(token) ? { text: nameText(token), quoted: token.tokenType === StringLiteral, ...span(token) } : undefined));
   });
 
   /** `@1` or `@"2024 Q1"`. */
@@ -783,15 +777,7 @@ class WfParser extends EmbeddedActionsParser {
   }
 
   private tokensBetween(first: IToken, stop: IToken): IToken[] {
-    const tokens: IToken[] = [];
-    const vector = this.input;
-    let index = binarySearchToken(vector, first.startOffset);
-    for (; index < vector.length; index++) {
-      const token = vector[index]!;
-      if (token === stop || token.startOffset >= stop.startOffset) break;
-      tokens.push(token);
-    }
-    return tokens;
+    return this.input.slice(binarySearchToken(this.input, first.startOffset), binarySearchToken(this.input, stop.startOffset));
   }
 }
 
@@ -850,22 +836,12 @@ export function chevrotainParse(text: string): ParseResult & { errorCount: numbe
     syntaxError(errorSpan(error, text), error.message);
   }
   for (const problem of parser.problems) {
-    if (problem.restOfLine) {
-      const explained = explainRestOfLine(problem.restOfLine, text);
-      syntaxError(explained.span, explained.message);
-    } else {
-      syntaxError(problem.span, problem.message);
-    }
+    const { span: at, message } = problem.restOfLine ? explainRestOfLine(problem.restOfLine, text) : problem;
+    syntaxError(at, message);
   }
   // One place, one message: recovery can report a spot twice.
-  const seen = new Set<number>();
-  const unique = faults
-    .sort((a, b) => a.span.start - b.span.start)
-    .filter((fault) => {
-      if (seen.has(fault.span.start)) return false;
-      seen.add(fault.span.start);
-      return true;
-    });
+  faults.sort((a, b) => a.span.start - b.span.start);
+  const unique = faults.filter((fault, i) => fault.span.start !== faults[i - 1]?.span.start);
   return { ast, faults: capSyntaxErrors(unique, parser.stoppedAt, lines), errorCount: errors.length + parser.problems.length };
 }
 
@@ -905,15 +881,8 @@ function markNewlines(tokens: IToken[]): void {
  * arrow), so the newlines before it are not statement ends.
  */
 function dropContinuationNewlines(tokens: IToken[]): IToken[] {
-  let any = false;
-  for (const token of tokens) {
-    if (token.tokenType === Newline && (token as NewlineToken).nextSignificant?.tokenType === Arrow) {
-      any = true;
-      break;
-    }
-  }
-  if (!any) return tokens;
-  return tokens.filter((token) => !(token.tokenType === Newline && (token as NewlineToken).nextSignificant?.tokenType === Arrow));
+  const continues = (token: NewlineToken): boolean => token.tokenType === Newline && token.nextSignificant?.tokenType === Arrow;
+  return tokens.some(continues) ? tokens.filter((token) => !continues(token)) : tokens;
 }
 
 /** Where to underline a chevrotain error: the unexpected token, or the one before a line end. */
@@ -950,11 +919,8 @@ function explainRestOfLine({ statementTokens, firstUnread, blockKind }: RestOfLi
   // Every token fits, but the line stops too early.
   const last = line[line.length - 1]!;
   const expected = nextTokenTypes(rule, line);
-  return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`${lineEndDescription(text, last)}` };
-}
-
-function lineEndDescription(text: string, last: IToken): string {
-  return span(last).end >= text.trimEnd().length ? ", found the end of the file" : ", found the end of the line";
+  const found = span(last).end >= text.trimEnd().length ? "the end of the file" : "the end of the line";
+  return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`, found ${found}` };
 }
 
 function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): readonly TokenType[] {
