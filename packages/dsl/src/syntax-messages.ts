@@ -46,7 +46,7 @@ const LABELS = new Map<TokenType, string>([
 ]);
 for (const [word, type] of Object.entries(Keywords)) LABELS.set(type, `\`${word}\``);
 
-export function labelOf(type: TokenType): string {
+function labelOf(type: TokenType): string {
   return LABELS.get(type) ?? `\`${type.name}\``;
 }
 
@@ -87,8 +87,7 @@ function rank(label: string): number {
 }
 
 function after(previous: IToken | undefined): string {
-  if (!previous || previous.tokenType === Newline || !previous.image) return "";
-  return ` after \`${previous.image.length > 30 ? previous.image.slice(0, 30) + "…" : previous.image}\``;
+  return !previous || previous.tokenType === Newline || !previous.image ? "" : ` after ${describeToken(previous)}`;
 }
 
 function found(actual: IToken | undefined): string {
@@ -105,11 +104,11 @@ export const errorMessageProvider: IParserErrorMessageProvider = {
     return `unexpected ${describeToken(firstRedundant)}`;
   },
   buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription }) {
-    const expected = customUserDescription ?? listExpected(expectedPathsPerAlt.flatMap((paths) => paths.map((path) => path[0]).filter((type): type is TokenType => type !== undefined)));
+    const expected = customUserDescription ?? listExpected(expectedPathsPerAlt.flat().flatMap((path) => path[0] ?? []));
     return `expected ${expected}${after(previous)}${found(actual[0])}`;
   },
   buildEarlyExitMessage({ expectedIterationPaths, actual, previous, customUserDescription }) {
-    const expected = customUserDescription ?? listExpected(expectedIterationPaths.map((path) => path[0]).filter((type): type is TokenType => type !== undefined));
+    const expected = customUserDescription ?? listExpected(expectedIterationPaths.flatMap((path) => path[0] ?? []));
     return `expected ${expected}${after(previous)}${found(actual[0])}`;
   },
 };
