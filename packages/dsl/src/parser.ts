@@ -172,7 +172,7 @@ class WfParser extends EmbeddedActionsParser {
   private statements: Statement[] = [];
 
   /**
-   * `maxLookahead: 2` suffices for this grammar and halves the start-up analysis against 3.
+   * `maxLookahead: 2` suffices for this grammar; the start-up analysis grows with it.
    * Grammar validations cost start-up time on every CLI run; they are skipped in the shipped
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
    * `readsRestOfLine`: whether a block takes tokens that begin no property (`blockRestOfLine`);
