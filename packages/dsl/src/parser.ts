@@ -147,7 +147,7 @@ function isReal(token: IToken | undefined): token is IToken {
 }
 
 // Chevrotain recovery hooks that its type declarations do not list.
-const recoveryHooks = EmbeddedActionsParser.prototype as unknown as {
+const { canRecoverWithSingleTokenDeletion: baseDeletionCheck, canRecoverWithSingleTokenInsertion: baseInsertionCheck } = EmbeddedActionsParser.prototype as unknown as {
   canRecoverWithSingleTokenDeletion(this: unknown, type: TokenType): boolean;
   canRecoverWithSingleTokenInsertion(this: unknown, type: TokenType, follows: TokenType[]): boolean;
 };
@@ -160,8 +160,6 @@ interface ChevrotainErrorEngine {
   getGAstProductions(): Record<string, Rule>;
   SAVE_ERROR(error: IRecognitionException): IRecognitionException;
 }
-const baseDeletionCheck = recoveryHooks.canRecoverWithSingleTokenDeletion;
-const baseInsertionCheck = recoveryHooks.canRecoverWithSingleTokenInsertion;
 
 class WfParser extends EmbeddedActionsParser {
   /** Problems found by the grammar actions of the current parse. */
@@ -284,10 +282,7 @@ class WfParser extends EmbeddedActionsParser {
   file = this.RULE(
     "file",
     (): WfFile => {
-    const statements: Statement[] = this.ACTION(() => {
-      this.statements = [];
-      return this.statements;
-    });
+    const statements = this.ACTION((): Statement[] => (this.statements = []));
     this.MANY({
       // Past the cap, reading on would only add recovery work and messages nobody reads.
       GATE: () => {
@@ -301,9 +296,7 @@ class WfParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const statement = this.SUBRULE(this.statementLine);
-            this.ACTION(() => {
-              if (statement) statements.push(statement);
-            });
+            this.ACTION(() => statement && statements.push(statement));
           },
         },
       ]),
@@ -739,6 +732,15 @@ class WfParser extends EmbeddedActionsParser {
 
   // ------------------------------------------------------------------ helpers
 
+  /** Chevrotain's content assist, which answers nothing where it gives up (it throws). */
+  assistAt(rule: "realStatement" | "blockProperty", tokens: IToken[]): ReturnType<WfParser["computeContentAssist"]> {
+    try {
+      return this.computeContentAssist(rule, tokens);
+    } catch {
+      return [];
+    }
+  }
+
   /** The span of a closing bracket, unless recovery inserted it. */
   private closer(type: TokenType): Span | undefined {
     const token = this.CONSUME(type);
@@ -931,12 +933,7 @@ function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[
   for (const token of prefix) key += ` ${token.tokenType.name}`;
   const known = nextTypesMemo.get(key);
   if (known) return known;
-  let types: TokenType[];
-  try {
-    types = sharedParser().computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
-  } catch {
-    types = [];
-  }
+  const types = sharedParser().assistAt(rule, prefix).map((path) => path.nextTokenType);
   if (nextTypesMemo.size >= NEXT_TYPES_MEMO_SIZE) nextTypesMemo.clear();
   nextTypesMemo.set(key, types);
   return types;
@@ -1036,13 +1033,8 @@ export function expectedAt(text: string): Expected {
 /** Content assist on `tokens` (a statement so far), read against the table into `expected`. */
 function assist(tokens: IToken[], expected: Expected): Expected {
   const compact = compacted(tokens);
-  let paths: ReturnType<WfParser["computeContentAssist"]> = [];
-  try {
-    assistParser ??= new WfParser(false, true, false);
-    if (compact.length <= MAX_ASSIST_TOKENS) paths = assistParser.computeContentAssist("realStatement", compact);
-  } catch {
-    paths = [];
-  }
+  assistParser ??= new WfParser(false, true, false);
+  const paths = compact.length <= MAX_ASSIST_TOKENS ? assistParser.assistAt("realStatement", compact) : [];
   for (const { nextTokenType, ruleStack, occurrenceStack } of paths) {
     const word = KEYWORD_OF.get(nextTokenType);
     if (word !== undefined && !expected.keywords.includes(word) && beginsLine(word, ruleStack, occurrenceStack)) expected.keywords.push(word);
