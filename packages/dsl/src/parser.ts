@@ -241,8 +241,7 @@ class WfParser extends EmbeddedActionsParser {
       expectedPathsPerAlt = getLookaheadPaths({ occurrence, rule, prodType: "Alternation", maxLookahead: MAX_LOOKAHEAD });
       this.alternationPaths.set(key, expectedPathsPerAlt);
     }
-    const actual: IToken[] = [];
-    for (let i = 1; i <= MAX_LOOKAHEAD; i++) actual.push(this.LA(i));
+    const actual = Array.from({ length: MAX_LOOKAHEAD }, (_, i) => this.LA(i + 1));
     const previous = this.LA(0);
     const message = errorMessageProvider.buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription: errMsgTypes, ruleName });
     throw engine.SAVE_ERROR(new NoViableAltException(message, this.LA(1), previous));
@@ -508,7 +507,7 @@ class WfParser extends EmbeddedActionsParser {
     "chainStatement",
     (): ChainStatement | undefined => {
       const first = this.SUBRULE(this.nameGroup);
-      const statement = this.ACTION(() => this.start<ChainStatement>({ type: "chain", groups: [first], arrows: [], with: undefined, ...groupSpan(first) }));
+      const statement = this.ACTION((): ChainStatement => (this.current = { type: "chain", groups: [first], arrows: [], with: undefined, ...groupSpan(first) }));
       this.AT_LEAST_ONE({
         ERR_MSG: "`->`",
         DEF: () => {
@@ -702,20 +701,19 @@ class WfParser extends EmbeddedActionsParser {
   jsonLiteral = this.RULE("jsonLiteral", (): JsonLiteral | undefined => {
     const tokens: IToken[] = [];
     let depth = 0;
+    /** Keeps a token of the literal and counts the brackets it leaves open. */
+    const take = (token: IToken): void => {
+      tokens.push(token);
+      if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
+      else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
+    };
     const first = this.OR({ ERR_MSG: "a JSON value", DEF: this.jsonStarts });
-    this.ACTION(() => {
-      tokens.push(first);
-      if (first.tokenType === LBrace || first.tokenType === LBracket) depth = 1;
-    });
+    this.ACTION(() => take(first));
     this.MANY({
       GATE: () => depth > 0 && (tokenMatcher(this.LA(1), JsonToken) || (tokenMatcher(this.LA(1), Newline) && tokenMatcher(this.nextSignificant(), JsonToken))),
       DEF: () => {
         const token = this.OR2([{ ALT: () => this.CONSUME(Newline) }, { ALT: () => this.CONSUME(JsonToken) }]);
-        this.ACTION(() => {
-          tokens.push(token);
-          if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
-          else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
-        });
+        this.ACTION(() => take(token));
       },
     });
     return this.ACTION(() => {
@@ -748,11 +746,6 @@ class WfParser extends EmbeddedActionsParser {
     return this.ACTION(() => (isReal(token) ? span(token) : undefined));
   }
 
-  private start<T extends Statement>(statement: T): T {
-    this.current = statement;
-    return statement;
-  }
-
   /** Sets a part of a statement (or block) and widens its span to cover it. */
   private extend<T extends Syntax, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
     if (value === undefined) return;
@@ -765,14 +758,9 @@ class WfParser extends EmbeddedActionsParser {
   /** True when an error was already reported on the line of `token` (before it). */
   private lineHasError(token: IToken): boolean {
     const vector = this.input;
-    let index = binarySearchToken(vector, token.startOffset);
-    let lineStart = 0;
-    for (index -= 1; index >= 0; index--) {
-      if (vector[index]!.tokenType === Newline) {
-        lineStart = vector[index]!.startOffset + 1;
-        break;
-      }
-    }
+    let index = binarySearchToken(vector, token.startOffset) - 1;
+    while (index >= 0 && vector[index]!.tokenType !== Newline) index--;
+    const lineStart = index >= 0 ? vector[index]!.startOffset + 1 : 0;
     const lastError = this.savedErrors[this.savedErrors.length - 1];
     const lastProblem = this.problems[this.problems.length - 1];
     const errorOffset = lastError ? (isReal(lastError.token) ? lastError.token.startOffset : (lastError as { previousToken?: IToken }).previousToken?.startOffset ?? -1) : -1;
@@ -804,8 +792,7 @@ let sharedInstance: WfParser | undefined;
 
 /** The shared chevrotain parser, built on first call. Nothing may build it at import time. */
 function sharedParser(): WfParser {
-  sharedInstance ??= new WfParser();
-  return sharedInstance;
+  return (sharedInstance ??= new WfParser());
 }
 
 /** The reference path: chevrotain's lexer and parser with error recovery. Exported for tests. */
@@ -871,11 +858,8 @@ function markNewlines(tokens: IToken[]): void {
   let next: IToken | undefined;
   for (let i = tokens.length - 1; i >= 0; i--) {
     const token = tokens[i]!;
-    if (token.tokenType === Newline) {
-      if (next) (token as NewlineToken).nextSignificant = next;
-    } else {
-      next = token;
-    }
+    if (token.tokenType !== Newline) next = token;
+    else if (next) (token as NewlineToken).nextSignificant = next;
   }
 }
 
@@ -993,30 +977,28 @@ function rank(label: string): number {
   return 2;
 }
 
-function after(previous: IToken | undefined): string {
-  return !previous || previous.tokenType === Newline || !previous.image ? "" : ` after ${describeToken(previous)}`;
-}
-
-function found(actual: IToken | undefined): string {
-  return `, found ${describeToken(actual)}`;
+/** The end of a message: after which token (none at the start of a line), and what was found. */
+function afterAndFound(previous: IToken | undefined, actual: IToken | undefined): string {
+  const after = !previous || previous.tokenType === Newline || !previous.image ? "" : ` after ${describeToken(previous)}`;
+  return `${after}, found ${describeToken(actual)}`;
 }
 
 const errorMessageProvider: IParserErrorMessageProvider = {
   buildMismatchTokenMessage({ expected, actual, previous }) {
-    if (expected === RBrace) return `expected \`}\` to close the block${after(previous)}${found(actual)}`;
-    if (expected === RBracket) return `expected \`]\` to close the list${after(previous)}${found(actual)}`;
-    return `expected ${labelOf(expected)}${after(previous)}${found(actual)}`;
+    if (expected === RBrace) return `expected \`}\` to close the block${afterAndFound(previous, actual)}`;
+    if (expected === RBracket) return `expected \`]\` to close the list${afterAndFound(previous, actual)}`;
+    return `expected ${labelOf(expected)}${afterAndFound(previous, actual)}`;
   },
   buildNotAllInputParsedMessage({ firstRedundant }) {
     return `unexpected ${describeToken(firstRedundant)}`;
   },
   buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription }) {
     const expected = customUserDescription ?? listExpected(expectedPathsPerAlt.flat().flatMap((path) => path[0] ?? []));
-    return `expected ${expected}${after(previous)}${found(actual[0])}`;
+    return `expected ${expected}${afterAndFound(previous, actual[0])}`;
   },
   buildEarlyExitMessage({ expectedIterationPaths, actual, previous, customUserDescription }) {
     const expected = customUserDescription ?? listExpected(expectedIterationPaths.flatMap((path) => path[0] ?? []));
-    return `expected ${expected}${after(previous)}${found(actual[0])}`;
+    return `expected ${expected}${afterAndFound(previous, actual[0])}`;
   },
 };
 
