@@ -19,8 +19,7 @@ export const NonNewline = createToken({ name: "NonNewline", pattern: Lexer.NA })
 /** Tokens that can appear inside a JSON literal (a newline before them continues the literal). */
 export const JsonToken = createToken({ name: "JsonToken", pattern: Lexer.NA });
 
-const plain = (name: string, pattern: RegExp, extra: Partial<Parameters<typeof createToken>[0]> = {}): TokenType =>
-  createToken({ name, pattern, categories: [NonNewline], ...extra });
+const plain = (name: string, pattern: RegExp): TokenType => createToken({ name, pattern, categories: [NonNewline] });
 const json = (name: string, pattern: RegExp): TokenType => createToken({ name, pattern, categories: [NonNewline, JsonToken] });
 
 const escapeClass = (chars: string): string => chars.replace(/[\\\]^-]/g, "\\$&");
@@ -46,7 +45,7 @@ export const Comma = json("Comma", literal(PUNCTUATION.comma));
 export const Colon = json("Colon", literal(PUNCTUATION.colon));
 export const Equals = plain("Equals", literal(PUNCTUATION.equals));
 
-export const Name = createToken({ name: "Name", pattern: NAME_PATTERN, categories: [NonNewline] });
+export const Name = plain("Name", NAME_PATTERN);
 
 function keyword(word: KeywordText): TokenType {
   return createToken({
@@ -90,9 +89,8 @@ export const allTokens: TokenType[] = [
 let lexerInstance: Lexer | undefined;
 
 /**
- * The chevrotain lexer, built on first call: building it analyses every pattern (about 30 ms),
- * which a CLI run on valid files never needs, since the fast path (fast-parser.ts) scans
- * those without it.
+ * The chevrotain lexer, built on first call: building it analyses every pattern, which a CLI
+ * run on valid files never needs, since the fast path (fast-parser.ts) scans those without it.
  */
 export function wfLexer(): Lexer {
   lexerInstance ??= new Lexer(allTokens, {
@@ -139,16 +137,12 @@ export function lex(text: string): LexedText {
     const token = tokens[i]!;
     if (token.tokenType === UnterminatedString) {
       problems.push({ offset: token.startOffset, length: token.image.length, message: "this string is not closed: add `\"` before the end of the line" });
-      tokens[i] = retype(token, StringLiteral);
+      tokens[i] = { ...token, tokenType: StringLiteral, tokenTypeIdx: StringLiteral.tokenTypeIdx! };
     } else if (token.tokenType === StringLiteral && token.image.includes("\\")) {
       checkEscapes(token, problems);
     }
   }
   return { tokens, comments: (result.groups["comments"] as IToken[] | undefined) ?? [], problems };
-}
-
-function retype(token: IToken, tokenType: TokenType): IToken {
-  return { ...token, tokenType, tokenTypeIdx: tokenType.tokenTypeIdx! };
 }
 
 /** Every backslash in a string: a valid escape (group 1), or a backslash and what follows it. */

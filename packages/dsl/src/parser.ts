@@ -24,6 +24,7 @@ import {
   NoViableAltException,
   tokenMatcher,
   type IOrAlt,
+  type IParserErrorMessageProvider,
   type IRecognitionException,
   type IToken,
   type LookaheadSequence,
@@ -56,6 +57,7 @@ import {
   RBrace,
   RBracket,
   StringLiteral,
+  UnterminatedString,
   VersionLiteral,
 } from "./lexer.js";
 import { LineIndex, partitionPoint, type Span } from "./positions.js";
@@ -79,7 +81,6 @@ import {
   type PropertyKeyword,
   type Step,
 } from "./syntax-table.js";
-import { describeToken, errorMessageProvider, listExpected } from "./syntax-messages.js";
 
 /** A newline token, annotated by the lexer pass with the next token that is not a newline. */
 interface NewlineToken extends IToken {
@@ -147,7 +148,7 @@ function isReal(token: IToken | undefined): token is IToken {
 }
 
 // Chevrotain recovery hooks that its type declarations do not list.
-const recoveryHooks = EmbeddedActionsParser.prototype as unknown as {
+const { canRecoverWithSingleTokenDeletion: baseDeletionCheck, canRecoverWithSingleTokenInsertion: baseInsertionCheck } = EmbeddedActionsParser.prototype as unknown as {
   canRecoverWithSingleTokenDeletion(this: unknown, type: TokenType): boolean;
   canRecoverWithSingleTokenInsertion(this: unknown, type: TokenType, follows: TokenType[]): boolean;
 };
@@ -160,8 +161,6 @@ interface ChevrotainErrorEngine {
   getGAstProductions(): Record<string, Rule>;
   SAVE_ERROR(error: IRecognitionException): IRecognitionException;
 }
-const baseDeletionCheck = recoveryHooks.canRecoverWithSingleTokenDeletion;
-const baseInsertionCheck = recoveryHooks.canRecoverWithSingleTokenInsertion;
 
 class WfParser extends EmbeddedActionsParser {
   /** Problems found by the grammar actions of the current parse. */
@@ -172,18 +171,16 @@ class WfParser extends EmbeddedActionsParser {
   private statements: Statement[] = [];
 
   /**
-   * `maxLookahead: 2` suffices for this grammar and halves the start-up analysis against 3.
+   * `maxLookahead: 2` suffices for this grammar; the start-up analysis grows with it.
    * Grammar validations cost start-up time on every CLI run; they are skipped in the shipped
    * parser and run in a test instead (`validateGrammar`), which fails on any grammar error.
+   * `readsRestOfLine`: whether a block takes tokens that begin no property (`blockRestOfLine`);
+   * content assist's grammar does not, so it offers only what fits.
    */
-  constructor(recoveryEnabled = true, skipValidations = true, readsRestOfLine = true) {
+  constructor(recoveryEnabled = true, skipValidations = true, private readonly readsRestOfLine = true) {
     super(allTokens, { recoveryEnabled, maxLookahead: MAX_LOOKAHEAD, errorMessageProvider, skipValidations });
-    this.readsRestOfLine = readsRestOfLine;
     this.performSelfAnalysis();
   }
-
-  /** Whether a block takes tokens that begin no property (`blockRestOfLine`); content assist's grammar does not, so it offers only what fits. */
-  private readsRestOfLine = true;
 
   /** The first token left unread because the syntax errors reached `MAX_SYNTAX_ERRORS`. */
   stoppedAt: IToken | undefined;
@@ -244,8 +241,7 @@ class WfParser extends EmbeddedActionsParser {
       expectedPathsPerAlt = getLookaheadPaths({ occurrence, rule, prodType: "Alternation", maxLookahead: MAX_LOOKAHEAD });
       this.alternationPaths.set(key, expectedPathsPerAlt);
     }
-    const actual: IToken[] = [];
-    for (let i = 1; i <= MAX_LOOKAHEAD; i++) actual.push(this.LA(i));
+    const actual = Array.from({ length: MAX_LOOKAHEAD }, (_, i) => this.LA(i + 1));
     const previous = this.LA(0);
     const message = errorMessageProvider.buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription: errMsgTypes, ruleName });
     throw engine.SAVE_ERROR(new NoViableAltException(message, this.LA(1), previous));
@@ -272,7 +268,7 @@ class WfParser extends EmbeddedActionsParser {
   private continuesList(afterItem: boolean): boolean {
     const next = this.nextSignificant();
     if (tokenMatcher(next, RBracket)) return true;
-    return afterItem ? tokenMatcher(next, Comma) : tokenMatcher(next, Name) || tokenMatcher(next, StringLiteral);
+    return afterItem ? tokenMatcher(next, Comma) : isNameToken(next);
   }
 
   /** A clause ahead (`with {`, `identifiers [`: see CLAUSES), not a name that happens to be spelt so. */
@@ -286,10 +282,7 @@ class WfParser extends EmbeddedActionsParser {
   file = this.RULE(
     "file",
     (): WfFile => {
-    const statements: Statement[] = this.ACTION(() => {
-      this.statements = [];
-      return this.statements;
-    });
+    const statements = this.ACTION((): Statement[] => (this.statements = []));
     this.MANY({
       // Past the cap, reading on would only add recovery work and messages nobody reads.
       GATE: () => {
@@ -303,9 +296,7 @@ class WfParser extends EmbeddedActionsParser {
         {
           ALT: () => {
             const statement = this.SUBRULE(this.statementLine);
-            this.ACTION(() => {
-              if (statement) statements.push(statement);
-            });
+            this.ACTION(() => statement && statements.push(statement));
           },
         },
       ]),
@@ -350,39 +341,22 @@ class WfParser extends EmbeddedActionsParser {
     { recoveryValueFunc: () => this.current },
   );
 
-  statement = this.RULE(
-    "statement",
-    (): Statement | undefined =>
-      this.OR({
-        // Two tokens choose the statement (`part x`, `a ->`), so that a mistake later in the
-        // line is an error inside that statement, which keeps what it has, not an invalid line.
-        MAX_LOOKAHEAD: 2,
-        IGNORE_AMBIGUITIES: true,
-        DEF: [{ ALT: () => this.SUBRULE(this.realStatement) }, { ALT: () => this.SUBRULE(this.invalidLine) }],
-      }),
-    { recoveryValueFunc: () => this.current },
-  );
+  statement = this.RULE("statement", () => this.chooseStatement([{ ALT: () => this.SUBRULE(this.realStatement) }, { ALT: () => this.SUBRULE(this.invalidLine) }]), { recoveryValueFunc: () => this.current });
 
   /**
    * Every statement of the language (kept apart from `invalidLine` for content assist).
    * Chains come first: a chain is a name followed by `->` or `,`, which no declaration is, so
    * `part -> report` is an edge from a node called `part` and `part x = ...` a declaration.
    */
-  realStatement = this.RULE(
-    "realStatement",
-    (): Statement | undefined =>
-      this.OR({
-        MAX_LOOKAHEAD: 2,
-        IGNORE_AMBIGUITIES: true,
-        DEF: (this.statementAlternatives ??= [
-          { ALT: () => this.SUBRULE(this.chainStatement) },
-          ...Object.values(this.statementRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as Statement | undefined })),
-        ]),
-      }),
-    { recoveryValueFunc: () => this.current },
-  );
+  realStatement = this.RULE("realStatement", () => this.chooseStatement(this.statementAlternatives), { recoveryValueFunc: () => this.current });
 
-  private statementAlternatives: IOrAlt<Statement | undefined>[] | undefined;
+  /**
+   * Two tokens choose the statement (`part x`, `a ->`), so that a mistake later in the line is
+   * an error inside that statement, which keeps what it has, not an invalid line.
+   */
+  private chooseStatement(alternatives: IOrAlt<Statement | undefined>[]): Statement | undefined {
+    return this.OR({ MAX_LOOKAHEAD: 2, IGNORE_AMBIGUITIES: true, DEF: alternatives });
+  }
 
   /** A line that begins no statement: reported once, with what would have made sense. */
   invalidLine = this.RULE("invalidLine", (): InvalidStatement | undefined => {
@@ -409,6 +383,14 @@ class WfParser extends EmbeddedActionsParser {
    */
   private readonly statementRules = this.elementRules(STATEMENTS, EMPTY_STATEMENTS, "Statement");
   private readonly propertyRules = this.elementRules(PROPERTIES, EMPTY_PROPERTIES, "Property");
+  /** The alternatives of `realStatement` and `blockProperty`, made once. */
+  private readonly statementAlternatives: IOrAlt<Statement | undefined>[] = [
+    { ALT: () => this.SUBRULE(this.chainStatement) },
+    ...Object.values(this.statementRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as Statement | undefined })),
+  ];
+  private readonly propertyAlternatives = Object.values(this.propertyRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as BlockProperty | undefined }));
+  /** The alternatives of a JSON literal's first token. */
+  private readonly jsonStarts = [LBrace, LBracket, StringLiteral, NumberLiteral, Keywords.true, Keywords.false, Keywords.null].map((type) => ({ ALT: () => this.CONSUME(type) }));
 
   private elementRules<W extends string>(table: Record<W, { steps: readonly Step[]; keyword?: false }>, makers: Record<W, MakeElement>, suffix: "Statement" | "Property"): Record<W, ParserMethod<[], Syntax | undefined>> {
     const entries = Object.entries(table) as [W, { steps: readonly Step[]; keyword?: false }][];
@@ -424,7 +406,7 @@ class WfParser extends EmbeddedActionsParser {
   }
 
   /** A subject's typed body, which begins with its kind word. */
-  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element("typedSubject", EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false), { recoveryValueFunc: () => undefined });
+  typedSubject = this.RULE("typedSubject", (): Syntax | undefined => this.element("typedSubject", EMPTY_SUBJECT_BODIES.typed, TYPED_SUBJECT, undefined, false));
 
   /**
    * An element of the tree: its keyword, if it has one, then its steps. One without a keyword
@@ -525,7 +507,7 @@ class WfParser extends EmbeddedActionsParser {
     "chainStatement",
     (): ChainStatement | undefined => {
       const first = this.SUBRULE(this.nameGroup);
-      const statement = this.ACTION(() => this.start<ChainStatement>({ type: "chain", groups: [first], arrows: [], with: undefined, ...groupSpan(first) }));
+      const statement = this.ACTION((): ChainStatement => (this.current = { type: "chain", groups: [first], arrows: [], with: undefined, ...groupSpan(first) }));
       this.AT_LEAST_ONE({
         ERR_MSG: "`->`",
         DEF: () => {
@@ -566,108 +548,85 @@ class WfParser extends EmbeddedActionsParser {
   // ------------------------------------------------------------------ parts of statements
 
   /** A name, bare or quoted. */
-  nameRef = this.RULE(
-    "nameRef",
-    (): NameSyntax | undefined => {
-      const token = this.OR({
-        ERR_MSG: "a name",
-        DEF: [{ ALT: () => this.CONSUME(Name) }, { ALT: () => this.CONSUME(StringLiteral) }],
-      });
-      return this.ACTION(() => {
-        if (!isReal(token)) return undefined;
-        const quoted = token.tokenType === StringLiteral;
-        return { text: quoted ? decodeString(token.image) : token.image, quoted, ...span(token) };
-      });
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  nameRef = this.RULE("nameRef", (): NameSyntax | undefined => {
+    const token = this.OR({
+      ERR_MSG: "a name",
+      DEF: [{ ALT: () => this.CONSUME(Name) }, { ALT: () => this.CONSUME(StringLiteral) }],
+    });
+    return this.ACTION(() => (isReal(token) ? { text: nameText(token), quoted: token.tokenType === StringLiteral, ...span(token) } : undefined));
+  });
 
   /** `@1` or `@"2024 Q1"`. */
-  versionRef = this.RULE(
-    "versionRef",
-    (): VersionSyntax | undefined =>
-      this.OR([
-        {
-          ALT: () => {
-            const token = this.CONSUME(VersionLiteral);
-            return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueStart: token.startOffset + 1 } : undefined));
-          },
+  versionRef = this.RULE("versionRef", (): VersionSyntax | undefined =>
+    this.OR([
+      {
+        ALT: () => {
+          const token = this.CONSUME(VersionLiteral);
+          return this.ACTION(() => (isReal(token) ? { text: token.image.slice(1), quoted: false, ...span(token), valueStart: token.startOffset + 1 } : undefined));
         },
-        {
-          ALT: () => {
-            const at = this.CONSUME(At);
-            const value = this.CONSUME2(StringLiteral);
-            return this.ACTION(() =>
-              isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueStart: value.startOffset } : undefined,
-            );
-          },
+      },
+      {
+        ALT: () => {
+          const at = this.CONSUME(At);
+          const value = this.CONSUME2(StringLiteral);
+          return this.ACTION(() =>
+            isReal(at) && isReal(value) ? { text: decodeString(value.image), quoted: true, ...join(span(at), span(value)), valueStart: value.startOffset } : undefined,
+          );
         },
-      ]),
-    { recoveryValueFunc: () => undefined },
+      },
+    ]),
   );
 
   /** The kind word of a trigger or destination, and its optional block. */
-  kindSpec = this.RULE(
-    "kindSpec",
-    (blockKind: BlockKind): KindSpec | undefined => {
-      const kind = this.SUBRULE(this.nameRef);
-      const spec = this.ACTION(() => (kind ? ({ kind, block: undefined, start: kind.start, end: kind.end } as KindSpec) : undefined));
-      this.OPTION(() => {
-        const block = this.SUBRULE(this.block, { ARGS: [blockKind] });
-        this.ACTION(() => {
-          if (spec && block) {
-            spec.block = block;
-            widen(spec, block);
-          }
-        });
+  kindSpec = this.RULE("kindSpec", (blockKind: BlockKind): KindSpec | undefined => {
+    const kind = this.SUBRULE(this.nameRef);
+    const spec = this.ACTION(() => (kind ? ({ kind, block: undefined, start: kind.start, end: kind.end } as KindSpec) : undefined));
+    this.OPTION(() => {
+      const block = this.SUBRULE(this.block, { ARGS: [blockKind] });
+      this.ACTION(() => {
+        if (spec && block) {
+          spec.block = block;
+          widen(spec, block);
+        }
       });
-      return spec;
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+    });
+    return spec;
+  });
 
-  withClause = this.RULE(
-    "withClause",
-    (): WithClause | undefined => {
-      const keyword = this.CONSUME(Keywords.with);
-      const value = this.SUBRULE(this.jsonLiteral);
-      return this.ACTION(() => ({ value, ...join(span(keyword), value) }));
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  withClause = this.RULE("withClause", (): WithClause | undefined => {
+    const keyword = this.CONSUME(Keywords.with);
+    const value = this.SUBRULE(this.jsonLiteral);
+    return this.ACTION(() => ({ value, ...join(span(keyword), value) }));
+  });
 
   /** `{ property... }`; newlines inside are skipped while the next line continues the block. */
-  block = this.RULE(
-    "block",
-    (blockKind: BlockKind): Block | undefined => {
-      const open = this.CONSUME(LBrace);
-      const properties: BlockProperty[] = [];
-      this.MANY({
-        GATE: () => (tokenMatcher(this.LA(1), Newline) ? this.continuesBlock(blockKind) : !tokenMatcher(this.LA(1), RBrace)),
-        DEF: () => {
-          this.OR({
-            IGNORE_AMBIGUITIES: true,
-            DEF: [
-              { ALT: () => this.CONSUME(Newline) },
-              {
-                ALT: () => {
-                  const property = this.SUBRULE(this.blockProperty, { ARGS: [blockKind] });
-                  this.ACTION(() => property && properties.push(property));
-                },
+  block = this.RULE("block", (blockKind: BlockKind): Block | undefined => {
+    const open = this.CONSUME(LBrace);
+    const properties: BlockProperty[] = [];
+    this.MANY({
+      GATE: () => (tokenMatcher(this.LA(1), Newline) ? this.continuesBlock(blockKind) : !tokenMatcher(this.LA(1), RBrace)),
+      DEF: () => {
+        this.OR({
+          IGNORE_AMBIGUITIES: true,
+          DEF: [
+            { ALT: () => this.CONSUME(Newline) },
+            {
+              ALT: () => {
+                const property = this.SUBRULE(this.blockProperty, { ARGS: [blockKind] });
+                this.ACTION(() => property && properties.push(property));
               },
-              ...(this.readsRestOfLine ? [{ ALT: () => this.SUBRULE(this.blockRestOfLine, { ARGS: [blockKind] }) }] : []),
-            ],
-          });
-        },
-      });
-      const close = this.SUBRULE(this.closeBrace);
-      return this.ACTION(() => {
-        const last = close ?? properties[properties.length - 1];
-        return { open: open.startOffset, close: close?.start, properties, ...join(span(open), last) };
-      });
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+            },
+            ...(this.readsRestOfLine ? [{ ALT: () => this.SUBRULE(this.blockRestOfLine, { ARGS: [blockKind] }) }] : []),
+          ],
+        });
+      },
+    });
+    const close = this.SUBRULE(this.closeBrace);
+    return this.ACTION(() => {
+      const last = close ?? properties[properties.length - 1];
+      return { open: open.startOffset, close: close?.start, properties, ...join(span(open), last) };
+    });
+  });
 
   /**
    * Tokens in a block that begin no property: skipped up to the end of the line or the `}`,
@@ -688,65 +647,43 @@ class WfParser extends EmbeddedActionsParser {
     });
   });
 
-  /** Its own rule, so that a missing `}` loses nothing the block already read. */
-  closeBrace = this.RULE(
-    "closeBrace",
-    (): Span | undefined => {
-      const token = this.CONSUME(RBrace);
-      return this.ACTION(() => (isReal(token) ? span(token) : undefined));
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  /** Their own rules, so that a missing `}` or `]` loses nothing the block or list already read. */
+  closeBrace = this.RULE("closeBrace", (): Span | undefined => this.closer(RBrace));
+  closeBracket = this.RULE("closeBracket", (): Span | undefined => this.closer(RBracket));
 
-  closeBracket = this.RULE(
-    "closeBracket",
-    (): Span | undefined => {
-      const token = this.CONSUME(RBracket);
-      return this.ACTION(() => (isReal(token) ? span(token) : undefined));
-    },
-    { recoveryValueFunc: () => undefined },
-  );
-
-  /** The alternatives of `blockProperty`, one per property of the table; made once. */
-  private readonly propertyAlternatives = Object.values(this.propertyRules).map((rule) => ({ ALT: () => this.SUBRULE(rule) as BlockProperty | undefined }));
-
-  blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives), { recoveryValueFunc: () => undefined });
+  blockProperty = this.RULE("blockProperty", (_blockKind: BlockKind): BlockProperty | undefined => this.OR(this.propertyAlternatives));
 
   /** `[a, b]` after its property's keyword (`subjects`); newlines inside are skipped while the list plausibly goes on. */
-  nameList = this.RULE(
-    "nameList",
-    (property: SubjectsProperty | undefined): SubjectsProperty | undefined => {
-      const open = this.CONSUME(LBracket);
-      this.ACTION(() => {
-        if (property && isReal(open)) {
-          property.open = open.startOffset;
-          widen(property, span(open));
-        }
+  nameList = this.RULE("nameList", (property: SubjectsProperty | undefined): SubjectsProperty | undefined => {
+    const open = this.CONSUME(LBracket);
+    this.ACTION(() => {
+      if (property && isReal(open)) {
+        property.open = open.startOffset;
+        widen(property, span(open));
+      }
+    });
+    this.SUBRULE(this.listNewlines, { ARGS: [false] });
+    this.OPTION(() => {
+      const first = this.SUBRULE(this.nameRef);
+      this.ACTION(() => first && property?.items.push(first));
+      this.SUBRULE2(this.listNewlines, { ARGS: [true] });
+      this.MANY(() => {
+        this.CONSUME(Comma);
+        this.SUBRULE3(this.listNewlines, { ARGS: [false] });
+        const next = this.SUBRULE2(this.nameRef);
+        this.ACTION(() => next && property?.items.push(next));
+        this.SUBRULE4(this.listNewlines, { ARGS: [true] });
       });
-      this.SUBRULE(this.listNewlines, { ARGS: [false] });
-      this.OPTION(() => {
-        const first = this.SUBRULE(this.nameRef);
-        this.ACTION(() => first && property?.items.push(first));
-        this.SUBRULE2(this.listNewlines, { ARGS: [true] });
-        this.MANY(() => {
-          this.CONSUME(Comma);
-          this.SUBRULE3(this.listNewlines, { ARGS: [false] });
-          const next = this.SUBRULE2(this.nameRef);
-          this.ACTION(() => next && property?.items.push(next));
-          this.SUBRULE4(this.listNewlines, { ARGS: [true] });
-        });
-      });
-      const close = this.SUBRULE(this.closeBracket);
-      this.ACTION(() => {
-        if (!property) return;
-        property.close = close?.start;
-        const last = property.items[property.items.length - 1];
-        widen(property, close ?? last);
-      });
-      return property;
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+    });
+    const close = this.SUBRULE(this.closeBracket);
+    this.ACTION(() => {
+      if (!property) return;
+      property.close = close?.start;
+      const last = property.items[property.items.length - 1];
+      widen(property, close ?? last);
+    });
+    return property;
+  });
 
   listNewlines = this.RULE("listNewlines", (afterItem: boolean): void => {
     this.MANY({
@@ -761,58 +698,52 @@ class WfParser extends EmbeddedActionsParser {
    * A JSON value, consumed as a flat run of tokens while its brackets are open (and across
    * newlines while the next line continues it), then built by json-literal.ts.
    */
-  jsonLiteral = this.RULE(
-    "jsonLiteral",
-    (): JsonLiteral | undefined => {
-      const tokens: IToken[] = [];
-      let depth = 0;
-      const first = this.OR({
-        ERR_MSG: "a JSON value",
-        DEF: [
-          { ALT: () => this.CONSUME(LBrace) },
-          { ALT: () => this.CONSUME(LBracket) },
-          { ALT: () => this.CONSUME(StringLiteral) },
-          { ALT: () => this.CONSUME(NumberLiteral) },
-          { ALT: () => this.CONSUME(Keywords.true) },
-          { ALT: () => this.CONSUME(Keywords.false) },
-          { ALT: () => this.CONSUME(Keywords.null) },
-        ],
-      });
-      this.ACTION(() => {
-        tokens.push(first);
-        if (first.tokenType === LBrace || first.tokenType === LBracket) depth = 1;
-      });
-      this.MANY({
-        GATE: () => depth > 0 && (tokenMatcher(this.LA(1), JsonToken) || (tokenMatcher(this.LA(1), Newline) && tokenMatcher(this.nextSignificant(), JsonToken))),
-        DEF: () => {
-          const token = this.OR2([{ ALT: () => this.CONSUME(Newline) }, { ALT: () => this.CONSUME(JsonToken) }]);
-          this.ACTION(() => {
-            tokens.push(token);
-            if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
-            else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
-          });
-        },
-      });
-      return this.ACTION(() => {
-        if (!isReal(first)) return undefined;
-        const builder = new JsonLiteralBuilder(this.text);
-        for (let i = 0; i < tokens.length && !builder.problem; i++) {
-          const token = tokens[i]!;
-          if (token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
-        }
-        const { literal, problem } = builder.finish();
-        if (problem) this.problems.push(problem);
-        return literal;
-      });
-    },
-    { recoveryValueFunc: () => undefined },
-  );
+  jsonLiteral = this.RULE("jsonLiteral", (): JsonLiteral | undefined => {
+    const tokens: IToken[] = [];
+    let depth = 0;
+    /** Keeps a token of the literal and counts the brackets it leaves open. */
+    const take = (token: IToken): void => {
+      tokens.push(token);
+      if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
+      else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
+    };
+    const first = this.OR({ ERR_MSG: "a JSON value", DEF: this.jsonStarts });
+    this.ACTION(() => take(first));
+    this.MANY({
+      GATE: () => depth > 0 && (tokenMatcher(this.LA(1), JsonToken) || (tokenMatcher(this.LA(1), Newline) && tokenMatcher(this.nextSignificant(), JsonToken))),
+      DEF: () => {
+        const token = this.OR2([{ ALT: () => this.CONSUME(Newline) }, { ALT: () => this.CONSUME(JsonToken) }]);
+        this.ACTION(() => take(token));
+      },
+    });
+    return this.ACTION(() => {
+      if (!isReal(first)) return undefined;
+      const builder = new JsonLiteralBuilder(this.text);
+      for (let i = 0; i < tokens.length && !builder.problem; i++) {
+        const token = tokens[i]!;
+        if (token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
+      }
+      const { literal, problem } = builder.finish();
+      if (problem) this.problems.push(problem);
+      return literal;
+    });
+  });
 
   // ------------------------------------------------------------------ helpers
 
-  private start<T extends Statement>(statement: T): T {
-    this.current = statement;
-    return statement;
+  /** Chevrotain's content assist, which answers nothing where it gives up (it throws). */
+  assistAt(rule: "realStatement" | "blockProperty", tokens: IToken[]): ReturnType<WfParser["computeContentAssist"]> {
+    try {
+      return this.computeContentAssist(rule, tokens);
+    } catch {
+      return [];
+    }
+  }
+
+  /** The span of a closing bracket, unless recovery inserted it. */
+  private closer(type: TokenType): Span | undefined {
+    const token = this.CONSUME(type);
+    return this.ACTION(() => (isReal(token) ? span(token) : undefined));
   }
 
   /** Sets a part of a statement (or block) and widens its span to cover it. */
@@ -827,14 +758,9 @@ class WfParser extends EmbeddedActionsParser {
   /** True when an error was already reported on the line of `token` (before it). */
   private lineHasError(token: IToken): boolean {
     const vector = this.input;
-    let index = binarySearchToken(vector, token.startOffset);
-    let lineStart = 0;
-    for (index -= 1; index >= 0; index--) {
-      if (vector[index]!.tokenType === Newline) {
-        lineStart = vector[index]!.startOffset + 1;
-        break;
-      }
-    }
+    let index = binarySearchToken(vector, token.startOffset) - 1;
+    while (index >= 0 && vector[index]!.tokenType !== Newline) index--;
+    const lineStart = index >= 0 ? vector[index]!.startOffset + 1 : 0;
     const lastError = this.savedErrors[this.savedErrors.length - 1];
     const lastProblem = this.problems[this.problems.length - 1];
     const errorOffset = lastError ? (isReal(lastError.token) ? lastError.token.startOffset : (lastError as { previousToken?: IToken }).previousToken?.startOffset ?? -1) : -1;
@@ -842,15 +768,7 @@ class WfParser extends EmbeddedActionsParser {
   }
 
   private tokensBetween(first: IToken, stop: IToken): IToken[] {
-    const tokens: IToken[] = [];
-    const vector = this.input;
-    let index = binarySearchToken(vector, first.startOffset);
-    for (; index < vector.length; index++) {
-      const token = vector[index]!;
-      if (token === stop || token.startOffset >= stop.startOffset) break;
-      tokens.push(token);
-    }
-    return tokens;
+    return this.input.slice(binarySearchToken(this.input, first.startOffset), binarySearchToken(this.input, stop.startOffset));
   }
 }
 
@@ -874,8 +792,7 @@ let sharedInstance: WfParser | undefined;
 
 /** The shared chevrotain parser, built on first call. Nothing may build it at import time. */
 function sharedParser(): WfParser {
-  sharedInstance ??= new WfParser();
-  return sharedInstance;
+  return (sharedInstance ??= new WfParser());
 }
 
 /** The reference path: chevrotain's lexer and parser with error recovery. Exported for tests. */
@@ -909,22 +826,12 @@ export function chevrotainParse(text: string): ParseResult & { errorCount: numbe
     syntaxError(errorSpan(error, text), error.message);
   }
   for (const problem of parser.problems) {
-    if (problem.restOfLine) {
-      const explained = explainRestOfLine(problem.restOfLine, text);
-      syntaxError(explained.span, explained.message);
-    } else {
-      syntaxError(problem.span, problem.message);
-    }
+    const { span: at, message } = problem.restOfLine ? explainRestOfLine(problem.restOfLine, text) : problem;
+    syntaxError(at, message);
   }
   // One place, one message: recovery can report a spot twice.
-  const seen = new Set<number>();
-  const unique = faults
-    .sort((a, b) => a.span.start - b.span.start)
-    .filter((fault) => {
-      if (seen.has(fault.span.start)) return false;
-      seen.add(fault.span.start);
-      return true;
-    });
+  faults.sort((a, b) => a.span.start - b.span.start);
+  const unique = faults.filter((fault, i) => fault.span.start !== faults[i - 1]?.span.start);
   return { ast, faults: capSyntaxErrors(unique, parser.stoppedAt, lines), errorCount: errors.length + parser.problems.length };
 }
 
@@ -951,11 +858,8 @@ function markNewlines(tokens: IToken[]): void {
   let next: IToken | undefined;
   for (let i = tokens.length - 1; i >= 0; i--) {
     const token = tokens[i]!;
-    if (token.tokenType === Newline) {
-      if (next) (token as NewlineToken).nextSignificant = next;
-    } else {
-      next = token;
-    }
+    if (token.tokenType !== Newline) next = token;
+    else if (next) (token as NewlineToken).nextSignificant = next;
   }
 }
 
@@ -964,15 +868,8 @@ function markNewlines(tokens: IToken[]): void {
  * arrow), so the newlines before it are not statement ends.
  */
 function dropContinuationNewlines(tokens: IToken[]): IToken[] {
-  let any = false;
-  for (const token of tokens) {
-    if (token.tokenType === Newline && (token as NewlineToken).nextSignificant?.tokenType === Arrow) {
-      any = true;
-      break;
-    }
-  }
-  if (!any) return tokens;
-  return tokens.filter((token) => !(token.tokenType === Newline && (token as NewlineToken).nextSignificant?.tokenType === Arrow));
+  const continues = (token: NewlineToken): boolean => token.tokenType === Newline && token.nextSignificant?.tokenType === Arrow;
+  return tokens.some(continues) ? tokens.filter((token) => !continues(token)) : tokens;
 }
 
 /** Where to underline a chevrotain error: the unexpected token, or the one before a line end. */
@@ -1009,12 +906,101 @@ function explainRestOfLine({ statementTokens, firstUnread, blockKind }: RestOfLi
   // Every token fits, but the line stops too early.
   const last = line[line.length - 1]!;
   const expected = nextTokenTypes(rule, line);
-  return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`${lineEndDescription(text, last)}` };
+  const found = span(last).end >= text.trimEnd().length ? "the end of the file" : "the end of the line";
+  return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`, found ${found}` };
 }
 
-function lineEndDescription(text: string, last: IToken): string {
-  return span(last).end >= text.trimEnd().length ? ", found the end of the file" : ", found the end of the line";
+// ------------------------------------------------------------------ syntax error messages
+
+// In the words of the language ("expected `->` or a new line after `compare`"), never
+// chevrotain's token names.
+
+const LABELS = new Map<TokenType, string>([
+  [Newline, "a new line"],
+  [EOF, "the end of the file"],
+  [Arrow, "`->`"],
+  [NumberLiteral, "a number"],
+  [StringLiteral, "a quoted string"],
+  [UnterminatedString, "a quoted string"],
+  [VersionLiteral, "a version such as `@1`"],
+  [At, "`@`"],
+  [LBrace, "`{`"],
+  [RBrace, "`}`"],
+  [LBracket, "`[`"],
+  [RBracket, "`]`"],
+  [Comma, "`,`"],
+  [Colon, "`:`"],
+  [Equals, "`=`"],
+  [Name, "a name"],
+  [NonNewline, "more on this line"],
+  [JsonToken, "JSON"],
+]);
+for (const [word, type] of Object.entries(Keywords)) LABELS.set(type, `\`${word}\``);
+
+function labelOf(type: TokenType): string {
+  return LABELS.get(type) ?? `\`${type.name}\``;
 }
+
+/** How an actual token is named in a message. */
+function describeToken(token: IToken | undefined): string {
+  if (!token || token.tokenType === EOF) return "the end of the file";
+  if (token.tokenType === Newline) return "the end of the line";
+  const image = token.image.length > 30 ? token.image.slice(0, 30) + "…" : token.image;
+  return `\`${image}\``;
+}
+
+/**
+ * Joins what was expected into words: "a name", "`->` or a new line", "`{`, `with` or a new line".
+ * A name and a quoted string together are just "a name" (a quoted name is a name); keywords
+ * are dropped when any name would do, since a keyword is a name too.
+ */
+function listExpected(types: readonly TokenType[]): string {
+  const unique = [...new Set(types)];
+  const anyName = unique.includes(Name);
+  const labels: string[] = [];
+  for (const type of unique) {
+    if (anyName && (type === StringLiteral || KEYWORD_OF.has(type))) continue;
+    const label = labelOf(type);
+    if (!labels.includes(label)) labels.push(label);
+  }
+  // Stable, readable order: punctuation and words first, the line's end last.
+  labels.sort((a, b) => rank(a) - rank(b));
+  if (labels.length === 0) return "something else";
+  if (labels.length === 1) return labels[0]!;
+  return `${labels.slice(0, -1).join(", ")} or ${labels[labels.length - 1]}`;
+}
+
+function rank(label: string): number {
+  if (label === "a new line") return 3;
+  if (label === "the end of the file") return 4;
+  if (label.startsWith("`")) return 1;
+  return 2;
+}
+
+/** The end of a message: after which token (none at the start of a line), and what was found. */
+function afterAndFound(previous: IToken | undefined, actual: IToken | undefined): string {
+  const after = !previous || previous.tokenType === Newline || !previous.image ? "" : ` after ${describeToken(previous)}`;
+  return `${after}, found ${describeToken(actual)}`;
+}
+
+const errorMessageProvider: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage({ expected, actual, previous }) {
+    if (expected === RBrace) return `expected \`}\` to close the block${afterAndFound(previous, actual)}`;
+    if (expected === RBracket) return `expected \`]\` to close the list${afterAndFound(previous, actual)}`;
+    return `expected ${labelOf(expected)}${afterAndFound(previous, actual)}`;
+  },
+  buildNotAllInputParsedMessage({ firstRedundant }) {
+    return `unexpected ${describeToken(firstRedundant)}`;
+  },
+  buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, customUserDescription }) {
+    const expected = customUserDescription ?? listExpected(expectedPathsPerAlt.flat().flatMap((path) => path[0] ?? []));
+    return `expected ${expected}${afterAndFound(previous, actual[0])}`;
+  },
+  buildEarlyExitMessage({ expectedIterationPaths, actual, previous, customUserDescription }) {
+    const expected = customUserDescription ?? listExpected(expectedIterationPaths.flatMap((path) => path[0] ?? []));
+    return `expected ${expected}${afterAndFound(previous, actual[0])}`;
+  },
+};
 
 function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[]): readonly TokenType[] {
   // Content assist reads only the prefix's token types. A broken line is explained one prefix
@@ -1024,12 +1010,7 @@ function nextTokenTypes(rule: "realStatement" | "blockProperty", prefix: IToken[
   for (const token of prefix) key += ` ${token.tokenType.name}`;
   const known = nextTypesMemo.get(key);
   if (known) return known;
-  let types: TokenType[];
-  try {
-    types = sharedParser().computeContentAssist(rule, prefix).map((path) => path.nextTokenType);
-  } catch {
-    types = [];
-  }
+  const types = sharedParser().assistAt(rule, prefix).map((path) => path.nextTokenType);
   if (nextTypesMemo.size >= NEXT_TYPES_MEMO_SIZE) nextTypesMemo.clear();
   nextTypesMemo.set(key, types);
   return types;
@@ -1129,13 +1110,8 @@ export function expectedAt(text: string): Expected {
 /** Content assist on `tokens` (a statement so far), read against the table into `expected`. */
 function assist(tokens: IToken[], expected: Expected): Expected {
   const compact = compacted(tokens);
-  let paths: ReturnType<WfParser["computeContentAssist"]> = [];
-  try {
-    assistParser ??= new WfParser(false, true, false);
-    if (compact.length <= MAX_ASSIST_TOKENS) paths = assistParser.computeContentAssist("realStatement", compact);
-  } catch {
-    paths = [];
-  }
+  assistParser ??= new WfParser(false, true, false);
+  const paths = compact.length <= MAX_ASSIST_TOKENS ? assistParser.assistAt("realStatement", compact) : [];
   for (const { nextTokenType, ruleStack, occurrenceStack } of paths) {
     const word = KEYWORD_OF.get(nextTokenType);
     if (word !== undefined && !expected.keywords.includes(word) && beginsLine(word, ruleStack, occurrenceStack)) expected.keywords.push(word);
