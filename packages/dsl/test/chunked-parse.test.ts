@@ -5,6 +5,7 @@
  * work must follow the broken chunks, not the file: counted here as the characters chevrotain's
  * lexer is given (the benchmark times it: bench/dsl.mjs).
  */
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -117,5 +118,26 @@ describe("splitChunks", () => {
     expect(chunks.map((chunk) => chunk.text)).toEqual(["a -> b\r\n", "c -> d\r", "e -> f"]);
     expect(chunks.map((chunk) => chunk.text).join("")).toBe(text);
     expect(chunks.map((chunk) => chunk.start)).toEqual([0, 8, 15]);
+  });
+});
+
+describe("the parser's one-time set-up", () => {
+  it("is timed apart, once per process, on the first text the fast path declines", () => {
+    // A fresh process: nothing has built the chevrotain parser yet.
+    const script = `
+      import { parse, parserSetupMs } from "@wfkit/dsl";
+      const before = parserSetupMs();
+      parse("part p = pack@1\\n");
+      const afterValid = parserSetupMs();
+      parse("part = \\n");
+      const afterBroken = parserSetupMs();
+      parse("gate = = \\n");
+      console.log(JSON.stringify({ before, afterValid, afterBroken, again: parserSetupMs() }));`;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: fileURLToPath(new URL("../../..", import.meta.url)), encoding: "utf8" });
+    const { before, afterValid, afterBroken, again } = JSON.parse(output);
+    expect(before).toBe(0);
+    expect(afterValid).toBe(0);
+    expect(afterBroken).toBeGreaterThan(0);
+    expect(again).toBe(afterBroken);
   });
 });
