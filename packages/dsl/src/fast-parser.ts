@@ -34,6 +34,7 @@ import {
   NAME_START as NAME_START_CHAR,
   NUMBER_PATTERN,
   PROPERTIES,
+  PUNCTUATION,
   STATEMENTS,
   TYPED_SUBJECT,
   VERSION_JOINERS,
@@ -176,6 +177,10 @@ const CLASSES = (() => {
   }
   return table;
 })();
+
+/** The token of each character that is a token by itself, by its code (0: none). */
+const ONE_CHARACTER_TOKENS = new Uint8Array(128);
+for (const [mark, type] of [["openBlock", LBRACE], ["closeBlock", RBRACE], ["openList", LBRACKET], ["closeList", RBRACKET], ["comma", COMMA], ["colon", COLON], ["equals", EQUALS]] as const) ONE_CHARACTER_TOKENS[PUNCTUATION[mark].charCodeAt(0)] = type;
 
 // Strings and numbers, matched where they start (sticky): a string without escapes, one with
 // only the escapes the lexer accepts, and a number.
@@ -322,85 +327,51 @@ class FastParser {
       }
       this.scannedStart = p;
       this.scannedEscaped = false;
-      let type: number;
-      switch (c) {
-        case 0x7b:
-          type = LBRACE;
-          p++;
-          break;
-        case 0x7d:
-          type = RBRACE;
-          p++;
-          break;
-        case 0x5b:
-          type = LBRACKET;
-          p++;
-          break;
-        case 0x5d:
-          type = RBRACKET;
-          p++;
-          break;
-        case 0x2c:
-          type = COMMA;
-          p++;
-          break;
-        case 0x3a:
-          type = COLON;
-          p++;
-          break;
-        case 0x3d:
-          type = EQUALS;
-          p++;
-          break;
-        case 0x22:
-          type = STRING;
-          p = this.string(p);
-          break;
-        case 0x40: {
-          // VersionLiteral `@` VERSION_PATTERN, else a lone At.
-          if (is(text.charCodeAt(p + 1), WORD)) {
-            p += 2;
-            for (;;) {
-              while (is(text.charCodeAt(p), WORD)) p++;
-              if (is(text.charCodeAt(p), VERSION_JOIN) && is(text.charCodeAt(p + 1), WORD)) p += 2;
-              else break;
-            }
-            type = VERSION_LITERAL;
-          } else {
-            type = AT;
-            p++;
-          }
-          break;
+      let type = c < 128 ? ONE_CHARACTER_TOKENS[c]! : 0;
+      if (type !== 0) p++;
+      else if (is(c, NAME_START)) {
+        // Name (NAME_PATTERN); a keyword only when it is the whole of that match (the
+        // lexer's `longer_alt: Name`).
+        p++;
+        for (;;) {
+          while (is(text.charCodeAt(p), WORD)) p++;
+          if (is(text.charCodeAt(p), NAME_JOIN) && is(text.charCodeAt(p + 1), WORD)) p += 2;
+          else break;
         }
-        case 0x2d:
-          // Arrow is tried before NumberLiteral, as in the lexer's token order.
-          if (text.charCodeAt(p + 1) === 0x3e) {
-            type = ARROW;
-            p += 2;
-          } else {
-            type = NUMBER;
-            p = this.number(p);
+        type = this.keyword(this.scannedStart, p);
+      } else if (c === 0x22) {
+        type = STRING;
+        p = this.string(p);
+      } else if (c === 0x40) {
+        // VersionLiteral `@` VERSION_PATTERN, else a lone At.
+        if (is(text.charCodeAt(p + 1), WORD)) {
+          p += 2;
+          for (;;) {
+            while (is(text.charCodeAt(p), WORD)) p++;
+            if (is(text.charCodeAt(p), VERSION_JOIN) && is(text.charCodeAt(p + 1), WORD)) p += 2;
+            else break;
           }
-          break;
-        default:
-          if (is(c, DIGIT)) {
-            type = NUMBER;
-            p = this.number(p);
-          } else if (is(c, NAME_START)) {
-            // Name (NAME_PATTERN); a keyword only when it is the whole of that match (the
-            // lexer's `longer_alt: Name`).
-            p++;
-            for (;;) {
-              while (is(text.charCodeAt(p), WORD)) p++;
-              if (is(text.charCodeAt(p), NAME_JOIN) && is(text.charCodeAt(p + 1), WORD)) p += 2;
-              else break;
-            }
-            type = this.keyword(this.scannedStart, p);
-          } else {
-            // No token matches (a non-ASCII letter, `'`, `>`, a control character...): the
-            // lexer reports it.
-            throw DECLINE;
-          }
+          type = VERSION_LITERAL;
+        } else {
+          type = AT;
+          p++;
+        }
+      } else if (c === 0x2d) {
+        // Arrow is tried before NumberLiteral, as in the lexer's token order.
+        if (text.charCodeAt(p + 1) === 0x3e) {
+          type = ARROW;
+          p += 2;
+        } else {
+          type = NUMBER;
+          p = this.number(p);
+        }
+      } else if (is(c, DIGIT)) {
+        type = NUMBER;
+        p = this.number(p);
+      } else {
+        // No token matches (a non-ASCII letter, `'`, `>`, a control character...): the
+        // lexer reports it.
+        throw DECLINE;
       }
       this.scannedEnd = p;
       this.pos = p;

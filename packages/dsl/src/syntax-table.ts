@@ -16,9 +16,9 @@ export const BLANKS = " \t\f\v\u00a0\ufeff";
 /** A comment runs from this character to the end of its line. */
 export const COMMENT_START = "#";
 /**
- * The punctuation of `.wf`. The chevrotain lexer and the statement chunker read it from here;
- * the fast parser's scanner switches on the same characters as literals (its hot loop), and
- * the property tests that hold it equal to chevrotain fail if the two ever differ.
+ * The punctuation of `.wf`, read by the chevrotain lexer, the statement chunker and the fast
+ * parser's scanner (its one-character tokens; it tests the others' codes as literals, and the
+ * property tests that hold it equal to chevrotain fail if the two ever differ).
  */
 export const PUNCTUATION = {
   arrow: "->",
