@@ -75,15 +75,11 @@ export interface PointerResolution {
 
 /** Shared plumbing: subclasses only say how to resolve a pointer's tokens. */
 export abstract class LazySourceMap implements SourceMap {
-  private lines: LineIndex | undefined;
-
   constructor(
     readonly text: string,
     /** The line index of `text`, when the caller has one already. */
-    lines?: LineIndex,
-  ) {
-    this.lines = lines;
-  }
+    private lines?: LineIndex,
+  ) {}
 
   protected abstract resolve(tokens: readonly string[], part: PointerPart): PointerResolution;
 
@@ -377,11 +373,8 @@ function objectPlace(table: FieldTable, element: Syntax, span: Span | undefined,
         return objectPlace(field.form, syntax, undefined, subjects, holderKey);
     }
   };
-  if (span === undefined) {
-    if (placedAt === "open") span = { start: (element as Block).open, end: (element as Block).open + 1 };
-    else if (placedAt !== undefined) span = typed(placedAt)?.span ?? spanOf(element);
-    else span = spanOf(element);
-  }
+  if (placedAt === "open") span ??= { start: (element as Block).open, end: (element as Block).open + 1 };
+  else span ??= (placedAt === undefined ? undefined : typed(placedAt)?.span) ?? spanOf(element);
   return fieldsPlace(span, typed, withOf(table, element, contents), keySpan);
 }
 
