@@ -2,7 +2,7 @@
  * The one entry point the CLI and the language server share: read a `.wf` or `.json` source,
  * check it with @wfkit/core, and place every fault on the text.
  */
-import { bodyKindOf, validateAlertBody, validateDefinition, validateViewBody, type BodyKind, type Catalogue, type Estimate, type Fault, type ValidationResult } from "@wfkit/core";
+import { bodyKindOf, validateAlertBody, validateDefinition, validateViewBody, type BodyKind, type BodyValidationResult, type Catalogue, type Estimate, type Fault, type ValidationResult } from "@wfkit/core";
 import type { WfFile } from "./ast.js";
 import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
@@ -73,31 +73,25 @@ export interface CompiledWfOptions extends AnalyzeOptions {
  * language error; all in text order.
  */
 export function analyzeCompiledWf(parsed: { ast: WfFile; faults: readonly SourceFault[] }, compiled: CompiledAst, options: CompiledWfOptions = {}): SourceAnalysis {
-  const faults: SourceFault[] = [...parsed.faults, ...compiled.faults];
   const hasSyntaxErrors = parsed.faults.some((fault) => fault.severity === "error");
   const analysis: SourceAnalysis = {
     definition: hasSyntaxErrors ? undefined : compiled.definition,
-    faults,
+    faults: [...parsed.faults, ...compiled.faults],
     ok: false,
     sourceMap: compiled.sourceMap,
     language: "wf",
     ast: parsed.ast,
   };
   if (compiled.workflowName !== undefined) analysis.workflowName = compiled.workflowName;
-  if (!hasSyntaxErrors) {
-    const result = options.check ? options.check(compiled.definition) : validateDefinition(compiled.definition, options.catalogue ? { catalogue: options.catalogue } : {});
-    analysis.estimate = result.estimate;
-    addCoreFaults(faults, result.faults, compiled.sourceMap);
-  }
+  if (!hasSyntaxErrors) addCheck(analysis, options.check ? options.check(compiled.definition) : checkDefinition(compiled.definition, options));
   return finish(analysis);
 }
 
 function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
   const source = parseJsonSource(text);
-  const faults = [...source.faults];
   const analysis: SourceAnalysis = {
     definition: source.complete ? source.value : undefined,
-    faults,
+    faults: [...source.faults],
     ok: false,
     sourceMap: source.sourceMap,
     language: "json",
@@ -105,15 +99,13 @@ function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
   if (source.complete) {
     const kind = bodyKindOf(options.fileName, source.value);
     if (kind !== "definition") analysis.bodyKind = kind;
-    if (kind === "alert") addCoreFaults(faults, validateAlertBody(source.value).faults, source.sourceMap);
-    else if (kind === "view") addCoreFaults(faults, validateViewBody(source.value).faults, source.sourceMap);
-    else {
-      const result = validateDefinition(source.value, options.catalogue ? { catalogue: options.catalogue } : {});
-      analysis.estimate = result.estimate;
-      addCoreFaults(faults, result.faults, source.sourceMap);
-    }
+    addCheck(analysis, kind === "alert" ? validateAlertBody(source.value) : kind === "view" ? validateViewBody(source.value) : checkDefinition(source.value, options));
   }
   return finish(analysis);
+}
+
+function checkDefinition(definition: unknown, options: AnalyzeOptions): ValidationResult {
+  return validateDefinition(definition, options.catalogue ? { catalogue: options.catalogue } : {});
 }
 
 function finish(analysis: SourceAnalysis): SourceAnalysis {
@@ -162,7 +154,10 @@ function repeatsOne(kept: readonly SourceFault[], from: number, fault: SourceFau
   return false;
 }
 
-function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sourceMap: SourceMap): void {
+/** Adds what core found: its faults, placed (see `placeFault`), and a definition's estimate. */
+function addCheck(analysis: SourceAnalysis, result: ValidationResult | BodyValidationResult): void {
+  if ("estimate" in result) analysis.estimate = result.estimate;
+  const { faults, sourceMap } = analysis;
   // Spans of the language's errors, as start -> ends (a fault placed exactly there is skipped).
   let languageErrors: Map<number, number[]> | undefined;
   for (const fault of faults) {
@@ -172,7 +167,7 @@ function addCoreFaults(faults: SourceFault[], coreFaults: readonly Fault[], sour
     if (ends) ends.push(fault.span.end);
     else languageErrors.set(fault.span.start, [fault.span.end]);
   }
-  for (const fault of coreFaults) {
+  for (const fault of result.faults) {
     const placed = placeFault(fault, sourceMap);
     if (languageErrors?.get(placed.span.start)?.includes(placed.span.end)) continue;
     faults.push(placed);

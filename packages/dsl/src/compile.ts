@@ -34,20 +34,25 @@ import { BLOCKS, printName, readBlock, wordList, type BlockContents, type BlockK
 import type { FieldWriter } from "./fields.js";
 import { writeDestinationNode, writeDestinationSpec, writeGateNode, writePartNode, writeSubject, writeTriggerNode, writeTriggerSpec } from "./generated/from-tables.js";
 import { sourceFault, type SourceFault, type SourceFaultExtra, type SourceRelated } from "./diagnostics.js";
-import { hasOwn, literalValue, type LiteralProblem, setOwnField, stringMemberOf } from "./json-value.js";
+import { hasOwn, literalValue, type LiteralProblem, memberOf, setOwnField, stringMemberOf } from "./json-value.js";
 import { parse } from "./chunks.js";
 import { LineIndex, type Span, spanOf } from "./positions.js";
-import { WfSourceMap, type WfOrigins } from "./source-map.js";
+import { edgesBeforeLink, WfSourceMap, type WfOrigins } from "./source-map.js";
 
-export interface CompileResult {
+export interface CompiledAst {
   /** The Definition, version-save body, or (for `document`) any JSON value the file stands for. */
   definition: unknown;
   sourceMap: WfSourceMap;
+  /** Faults of the language (not syntax errors, which `parse` reports). */
+  faults: SourceFault[];
+  /** The `workflow "name"` of the file: metadata for tools, never written into the JSON. */
+  workflowName: string | undefined;
+}
+
+export interface CompileResult extends CompiledAst {
   /** Syntax errors and faults of the language, in text order. */
   faults: SourceFault[];
   ast: WfFile;
-  /** The `workflow "name"` of the file: metadata for tools, never written into the JSON. */
-  workflowName: string | undefined;
 }
 
 /** Parses and compiles `.wf` text. Never throws; with syntax errors the definition is partial. */
@@ -56,14 +61,6 @@ export function compile(text: string): CompileResult {
   const compiled = compileAst(parsed.ast, text);
   const faults = [...parsed.faults, ...compiled.faults].sort((a, b) => a.span.start - b.span.start);
   return { definition: compiled.definition, sourceMap: compiled.sourceMap, faults, ast: parsed.ast, workflowName: compiled.workflowName };
-}
-
-export interface CompiledAst {
-  definition: unknown;
-  sourceMap: WfSourceMap;
-  /** Faults of the language (not syntax errors, which `parse` reports). */
-  faults: SourceFault[];
-  workflowName: string | undefined;
 }
 
 export interface CompileOptions {
@@ -141,8 +138,7 @@ export class StatementOutput {
     public value: unknown,
     /** It reported a fault (so it is compiled again every time). */
     public faulty: boolean,
-    /** For a part that copies subjects: the names it looked up and the declarations found, in order. */
-    public subjectNames: string[] | undefined,
+    /** For a part that copies subjects: the declarations its names found, in order. */
     public subjectStatements: SubjectStatement[] | undefined,
     /** For a chain: it named an undeclared node when last checked. */
     public undeclared: boolean,
@@ -173,11 +169,7 @@ class Compiler implements FieldWriter {
   /** The declared node names, and how many statements declare each one declared more than once. */
   private readonly declarations: Set<string>;
   private readonly repeated: Map<string, number>;
-  /**
-   * For names declared more than once: the first declaration met so far in this compile, as
-   * its index in `nodes` times two, plus one when a typed statement declared it (as opposed
-   * to the id of a raw `node {...}`).
-   */
+  /** For names declared more than once: the index in `nodes` of the first declaration met so far in this compile. */
   private readonly firstDeclarations = new Map<string, number>();
   private readonly origins: WfOrigins;
   private graphPointer = "";
@@ -213,7 +205,6 @@ class Compiler implements FieldWriter {
   private readonly subjectValues = new Map<string, SubjectValue>();
 
   /** While a statement is compiled for the cache: the subjects it copied, and whether one was faulty. */
-  private subjectNames: string[] | undefined;
   private subjectStatements: SubjectStatement[] | undefined;
   private usedFaultySubject = false;
 
@@ -250,8 +241,7 @@ class Compiler implements FieldWriter {
     // touching its name leaves the set of declared names as it was.
     this.countDeclarations(statements, prefix, changedTo, 1);
     this.countDeclarations(old, prefix, oldChangedTo, -1);
-    const changed: undefined[] = [];
-    for (let i = prefix; i < changedTo; i++) changed.push(undefined);
+    const changed = new Array<undefined>(changedTo - prefix).fill(undefined);
     const previous = cache.outputs;
     this.outputs = previous.slice(0, prefix).concat(changed, previous.slice(oldChangedTo));
     cache.statements = statements;
@@ -402,18 +392,17 @@ class Compiler implements FieldWriter {
   private declareNode(statement: NodeDeclaration, index: number): void {
     const name = declaredName(statement);
     if (name === undefined || !this.repeated.has(name)) return;
-    const first = this.firstDeclarations.get(name);
-    if (first === undefined) {
-      this.firstDeclarations.set(name, index * 2 + (statement.type === "node" ? 0 : 1));
+    const firstIndex = this.firstDeclarations.get(name);
+    if (firstIndex === undefined) {
+      this.firstDeclarations.set(name, index);
       return;
     }
-    if (statement.type === "node" || first % 2 === 0) return;
-    const firstIndex = (first - 1) / 2;
-    const firstName = (this.origins.nodes[firstIndex] as Exclude<NodeDeclaration, { type: "node" }>).name!;
+    const first = this.origins.nodes[firstIndex]!;
+    if (statement.type === "node" || first.type === "node") return;
     this.report(DSL_CODES.duplicateName, `a node named \`${name}\` is already declared; node ids must be unique`, spanOf(statement.name!), {
       nodeId: name,
       pointer: joinPointer(this.graphPointer, "nodes", index, "id"),
-      related: [this.related(spanOf(firstName), `\`${name}\` is first declared here`, joinPointer(this.graphPointer, "nodes", firstIndex, "id"))],
+      related: [this.related(spanOf(first.name!), `\`${name}\` is first declared here`, joinPointer(this.graphPointer, "nodes", firstIndex, "id"))],
     });
   }
 
@@ -421,13 +410,7 @@ class Compiler implements FieldWriter {
   private declaredNames: string[] | undefined;
 
   private namesInOrder(): string[] {
-    if (this.declaredNames) return this.declaredNames;
-    const seen = new Set<string>();
-    for (const statement of this.origins.nodes) {
-      const name = declaredName(statement);
-      if (name !== undefined) seen.add(name);
-    }
-    this.declaredNames = [...seen];
+    this.declaredNames ??= [...new Set(this.origins.nodes.map(declaredName))].filter((name) => name !== undefined);
     return this.declaredNames;
   }
 
@@ -492,7 +475,6 @@ class Compiler implements FieldWriter {
   private nodeOf(statement: NodeDeclaration, position: number, index: number): unknown {
     const output = this.reusable(position);
     if (output !== undefined && (!this.subjectsChanged || this.subjectsStillResolve(output))) return output.value;
-    this.subjectNames = undefined;
     this.subjectStatements = undefined;
     this.usedFaultySubject = false;
     const faultsBefore = this.faults.length;
@@ -500,16 +482,15 @@ class Compiler implements FieldWriter {
     this.push("nodes");
     this.push(index);
     const node = this.compileNode(statement);
-    if (this.outputs) this.outputs[position] = new StatementOutput(node, this.faults.length > faultsBefore || this.usedFaultySubject, this.subjectNames, this.subjectStatements, false);
+    if (this.outputs) this.outputs[position] = new StatementOutput(node, this.faults.length > faultsBefore || this.usedFaultySubject, this.subjectStatements, false);
     return node;
   }
 
-  /** A reused part copied subjects: it still stands only if each name finds the same declaration. */
+  /** A reused part copied subjects: it still stands only if each of their names finds the same declaration. */
   private subjectsStillResolve(output: StatementOutput): boolean {
-    const names = output.subjectNames;
-    if (names === undefined) return true;
-    const statements = output.subjectStatements!;
-    for (let i = 0; i < names.length; i++) if (this.subjects.get(names[i]!) !== statements[i]) return false;
+    const statements = output.subjectStatements;
+    if (statements === undefined) return true;
+    for (let i = 0; i < statements.length; i++) if (this.subjects.get(statements[i]!.name!.text) !== statements[i]) return false;
     return true;
   }
 
@@ -550,10 +531,7 @@ class Compiler implements FieldWriter {
       // The name stands in for the subject, so the JSON still shows what was written.
       return name.text;
     }
-    if (this.outputs) {
-      (this.subjectNames ??= []).push(name.text);
-      (this.subjectStatements ??= []).push(declared.statement);
-    }
+    if (this.outputs) (this.subjectStatements ??= []).push(declared.statement);
     if (!declared.compiled) this.compileSubjectValue(declared);
     if (declared.faulty) this.usedFaultySubject = true;
     return cloneJson(declared.value);
@@ -626,21 +604,21 @@ class Compiler implements FieldWriter {
     }
     const faulty = this.faults.length > faultsBefore;
     const undeclared = this.checkChainNames(statement, firstEdge);
-    if (this.outputs) this.outputs[position] = new StatementOutput(edges.slice(firstEdge), faulty, undefined, undefined, undeclared);
+    if (this.outputs) this.outputs[position] = new StatementOutput(edges.slice(firstEdge), faulty, undefined, undeclared);
   }
 
   /** Reports each undeclared name of a chain once, at the name; true when there was one. */
   private checkChainNames(statement: ChainStatement, firstEdge: number): boolean {
-    let uses: Map<NameSyntax, { index: number; field: "from" | "to" }> | undefined;
+    let undeclared = false;
     const groups = statement.groups;
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g]!;
       for (let n = 0; n < group.length; n++) {
         const name = group[n]!;
         if (this.declarations.has(name.text)) continue;
-        uses ??= firstUses(statement, firstEdge);
-        const use = uses.get(name);
-        const pointer = use ? joinPointer(this.graphPointer, "edges", use.index, use.field) : this.graphPointer;
+        undeclared = true;
+        const use = firstUse(statement, g, n);
+        const pointer = use ? joinPointer(this.graphPointer, "edges", firstEdge + use.index, use.field) : this.graphPointer;
         const suggestion = this.suggester.closest(name.text, this.namesInOrder());
         this.report(
           DSL_CODES.undeclaredNode,
@@ -650,7 +628,7 @@ class Compiler implements FieldWriter {
         );
       }
     }
-    return uses !== undefined;
+    return undeclared;
   }
 
   private rawEdgeOf(statement: EdgeStatement, position: number): unknown {
@@ -658,7 +636,7 @@ class Compiler implements FieldWriter {
     if (output !== undefined) return output.value;
     const faultsBefore = this.faults.length;
     const edge = this.valueOf(statement.value!);
-    if (this.outputs) this.outputs[position] = new StatementOutput(edge, this.faults.length > faultsBefore, undefined, undefined, false);
+    if (this.outputs) this.outputs[position] = new StatementOutput(edge, this.faults.length > faultsBefore, undefined, false);
     return edge;
   }
 
@@ -740,7 +718,7 @@ class Compiler implements FieldWriter {
     for (const key of Object.keys(extra)) {
       if (hasOwn(target, key)) {
         if (!quiet) {
-          const member = [...clause.value.members].reverse().find((candidate) => candidate.key.text === key);
+          const member = memberOf(clause.value, key);
           this.report(DSL_CODES.duplicateField, `\`${key}\` is already set by the statement, whose value is kept: \`with\` only adds fields the statement does not write`, (member ? spanOf(member.key) : keywordSpan(clause, "with")), {
             pointer: this.pointer(key),
           });
@@ -786,22 +764,17 @@ function willEmitNode(statement: NodeDeclaration): boolean {
 }
 
 /**
- * For each name of a chain, the first edge it produced and which end of it the name is. The
- * chain's edges are numbered from `firstEdge` in the order the compiler makes them.
+ * The first edge of a chain that name `n` of group `g` is an end of (numbered from the chain's
+ * first edge, as the compiler makes them) and which end: the target of the link before the
+ * group, else the source of the link after it; undefined when neither link makes an edge.
  */
-function firstUses(statement: ChainStatement, firstEdge: number): Map<NameSyntax, { index: number; field: "from" | "to" }> {
-  const uses = new Map<NameSyntax, { index: number; field: "from" | "to" }>();
-  let index = firstEdge;
-  for (let link = 0; link < statement.arrows.length; link++) {
-    for (const from of statement.groups[link] ?? NO_NAMES) {
-      for (const to of statement.groups[link + 1] ?? NO_NAMES) {
-        if (!uses.has(from)) uses.set(from, { index, field: "from" });
-        if (!uses.has(to)) uses.set(to, { index, field: "to" });
-        index++;
-      }
-    }
-  }
-  return uses;
+function firstUse(statement: ChainStatement, g: number, n: number): { index: number; field: "from" | "to" } | undefined {
+  const { arrows, groups } = statement;
+  const before = edgesBeforeLink(statement);
+  if (g > 0 && g <= arrows.length && groups[g - 1]!.length > 0) return { index: before[g - 1]! + n, field: "to" };
+  const targets = groups[g + 1]?.length ?? 0;
+  if (g < arrows.length && targets > 0) return { index: before[g]! + n * targets, field: "from" };
+  return undefined;
 }
 
 /**

@@ -165,16 +165,6 @@ export function holderOf(field: Field, element: object, contents: BlockContents 
   return contents?.[field.property as keyof BlockContents] as Element | undefined;
 }
 
-/**
- * The syntax of a field's value, or undefined when the field is not written: the holder, a
- * block property's value (`schedule "..."`), or a literal's value.
- */
-export function valueSyntaxOf(field: Field, element: object, contents: BlockContents | undefined): Element | undefined {
-  const holder = holderOf(field, element, contents);
-  if (holder === undefined) return undefined;
-  return field.heldValue ? (holder["value"] as Element | undefined) : holder;
-}
-
 /** The `with` clause of an element: its own, or its block's `with` property. */
 export function withOf(table: FieldTable, element: object, contents: BlockContents | undefined): WithClause | undefined {
   return table.block ? contents?.with : ((element as Element)["with"] as WithClause | undefined);

@@ -36,7 +36,7 @@ import {
   type WorkflowStatement,
 } from "./ast.js";
 import { readBlock } from "./syntax-table.js";
-import { blockOf, DESTINATION_SPEC_TABLE, type FieldTable, fieldNamed, holderOf, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE, valueSyntaxOf, withOf } from "./fields.js";
+import { blockOf, DESTINATION_SPEC_TABLE, type FieldTable, fieldNamed, holderOf, NODE_TABLES, SUBJECT_TABLE, TRIGGER_SPEC_TABLE, withOf } from "./fields.js";
 import { memberOf, stringMemberOf } from "./json-value.js";
 import { LineIndex, partitionPoint, type Range, type Span, spanOf } from "./positions.js";
 
@@ -75,29 +75,20 @@ export interface PointerResolution {
 
 /** Shared plumbing: subclasses only say how to resolve a pointer's tokens. */
 export abstract class LazySourceMap implements SourceMap {
-  private lines: LineIndex | undefined;
-
   constructor(
     readonly text: string,
     /** The line index of `text`, when the caller has one already. */
-    lines?: LineIndex,
-  ) {
-    this.lines = lines;
-  }
+    private lines?: LineIndex,
+  ) {}
 
   protected abstract resolve(tokens: readonly string[], part: PointerPart): PointerResolution;
 
   locate(pointer: string, part: PointerPart = "value"): SourceLocation {
-    let tokens: string[];
-    try {
-      tokens = pointer === "" ? [] : pointer.includes("~") ? parsePointer(pointer) : splitPointer(pointer);
-    } catch {
-      tokens = [];
-    }
     // A pointer that is not a pointer at all (no leading "/") resolves to the document.
-    if (pointer !== "" && !pointer.startsWith("/")) tokens = [];
+    const wellFormed = pointer === "" || pointer.startsWith("/");
+    const tokens = !pointer.startsWith("/") ? [] : pointer.includes("~") ? parsePointer(pointer) : splitPointer(pointer);
     const resolution = this.resolve(tokens, part);
-    const exact = resolution.depth === tokens.length && (pointer === "" || pointer.startsWith("/"));
+    const exact = wellFormed && resolution.depth === tokens.length;
     const span = exact && part === "key" && resolution.keySpan ? resolution.keySpan : resolution.span;
     return { span: clampSpan(span, this.text.length), exact };
   }
@@ -232,33 +223,23 @@ export class WfSourceMap extends LazySourceMap {
     const graph = this.graphPlace();
     if (origins.mode === "graph") return graph;
     const contents = readBlock(origins.version?.block, "version");
+    const { trigger, destinations } = contents;
     const versionSpan = origins.version ? keywordOf(origins.version) : origins.rootSpan;
-    return {
-      span: origins.rootSpan,
-      child: (token) => {
-        switch (token) {
-          case "scope":
-            return {
-              span: versionSpan,
-              child: (field) => (field === "graph" ? graph : withMember(contents.scope?.with, field)),
-            };
-          case "trigger":
-            return contents.trigger?.spec ? objectPlace(TRIGGER_SPEC_TABLE, contents.trigger.spec, undefined, origins.subjects) : withMember(contents.with, token);
-          case "destinations":
-            if (!contents.destinations.length) return withMember(contents.with, token);
-            return {
-              span: keywordOf(contents.destinations[0]!),
-              child: (index) => {
-                const property = at(contents.destinations, index);
-                if (!property) return undefined;
-                return property.spec ? objectPlace(DESTINATION_SPEC_TABLE, property.spec, undefined, origins.subjects) : { span: keywordOf(property) };
-              },
-            };
-          default:
-            return withMember(contents.with, token);
-        }
-      },
+    // The body's typed fields, then the fields of its `with`, as in the objects of the tables.
+    const typed = (token: string): Place | undefined => {
+      if (token === "scope") return fieldsPlace(versionSpan, (field) => (field === "graph" ? graph : undefined), contents.scope?.with);
+      if (token === "trigger") return trigger?.spec && objectPlace(TRIGGER_SPEC_TABLE, trigger.spec, undefined, origins.subjects);
+      if (token !== "destinations" || !destinations.length) return undefined;
+      return {
+        span: keywordOf(destinations[0]!),
+        child: (index) => {
+          const property = at(destinations, index);
+          if (!property) return undefined;
+          return property.spec ? objectPlace(DESTINATION_SPEC_TABLE, property.spec, undefined, origins.subjects) : { span: keywordOf(property) };
+        },
+      };
     };
+    return fieldsPlace(origins.rootSpan, typed, contents.with);
   }
 
   private graphPlace(): Place {
@@ -280,7 +261,7 @@ export class WfSourceMap extends LazySourceMap {
               },
             };
           default:
-            return withMember(origins.workflow?.with, token);
+            return memberPlace(origins.workflow?.with?.value, token);
         }
       },
     };
@@ -305,7 +286,7 @@ function chainEdge(statement: ChainStatement, ordinal: number): EdgeOrigin | und
 }
 
 /** For each link of a chain, how many edges the links before it make (and, last, the total). */
-function edgesBeforeLink(statement: ChainStatement): number[] {
+export function edgesBeforeLink(statement: ChainStatement): number[] {
   let before = edgeCountsMemo.get(statement);
   if (before) return before;
   before = [0];
@@ -326,11 +307,12 @@ function at<T>(items: readonly T[], token: string): T | undefined {
 
 /** A place whose children are its typed fields, then the fields of its `with` block. */
 function fieldsPlace(span: Span, typed: (field: string) => Place | undefined, clause: WithClause | undefined, keySpan?: Span): Place {
-  return { span, keySpan, child: (field) => typed(field) ?? withMember(clause, field) };
+  return { span, keySpan, child: (field) => typed(field) ?? memberPlace(clause?.value, field) };
 }
 
-function withMember(clause: WithClause | undefined, field: string): Place | undefined {
-  const member = memberOf(clause?.value, field);
+/** The place of member `key` of an object literal (a member without a value is its key). */
+function memberPlace(object: JsonLiteral | undefined, key: string): Place | undefined {
+  const member = memberOf(object, key);
   if (!member) return undefined;
   return member.value ? literalPlace(member.value, spanOf(member.key)) : { span: spanOf(member.key), keySpan: spanOf(member.key) };
 }
@@ -340,11 +322,7 @@ function literalPlace(literal: JsonLiteral, keySpan?: Span): Place {
     span: spanOf(literal),
     keySpan,
     child: (token) => {
-      if (literal.type === "object") {
-        const member = memberOf(literal, token);
-        if (!member) return undefined;
-        return member.value ? literalPlace(member.value, spanOf(member.key)) : { span: spanOf(member.key), keySpan: spanOf(member.key) };
-      }
+      if (literal.type === "object") return memberPlace(literal, token);
       if (literal.type === "array") {
         const element = at(literal.elements, token);
         return element ? literalPlace(element) : undefined;
@@ -376,7 +354,7 @@ function objectPlace(table: FieldTable, element: Syntax, span: Span | undefined,
     if (!field) return undefined;
     if (field.form === "type") return { span: keywordSpan(element, (element as Syntax & { type: string }).type) };
     const holder = holderOf(field, element, contents);
-    const syntax = valueSyntaxOf(field, element, contents);
+    const syntax = (field.heldValue ? holder?.["value"] : holder) as Syntax | undefined;
     if (!holder || !syntax) return undefined;
     const holderKey = field.property ? keywordSpan(holder, field.property) : field.keyword ? keywordSpan(holder, field.keyword) : undefined;
     switch (field.form) {
@@ -395,11 +373,8 @@ function objectPlace(table: FieldTable, element: Syntax, span: Span | undefined,
         return objectPlace(field.form, syntax, undefined, subjects, holderKey);
     }
   };
-  if (span === undefined) {
-    if (placedAt === "open") span = { start: (element as Block).open, end: (element as Block).open + 1 };
-    else if (placedAt !== undefined) span = typed(placedAt)?.span ?? spanOf(element);
-    else span = spanOf(element);
-  }
+  if (placedAt === "open") span ??= { start: (element as Block).open, end: (element as Block).open + 1 };
+  else span ??= (placedAt === undefined ? undefined : typed(placedAt)?.span) ?? spanOf(element);
   return fieldsPlace(span, typed, withOf(table, element, contents), keySpan);
 }
 
