@@ -24,13 +24,6 @@ import { fastParse, fastStatementReader, type FastStatements } from "./fast-pars
 import { chevrotainPath } from "./parser-loader.js";
 import { lineIndexOf, type LineIndex } from "./positions.js";
 
-export interface Chunk {
-  /** Offset of the chunk's first character in the document. */
-  start: number;
-  /** The chunk's text, including its trailing line break. */
-  text: string;
-}
-
 const LF = 10;
 const CR = 13;
 const QUOTE = PUNCTUATION.quote.charCodeAt(0);
@@ -40,18 +33,6 @@ const LBRACE = PUNCTUATION.openBlock.charCodeAt(0);
 const LBRACKET = PUNCTUATION.openList.charCodeAt(0);
 const RBRACE = PUNCTUATION.closeBlock.charCodeAt(0);
 const RBRACKET = PUNCTUATION.closeList.charCodeAt(0);
-
-/** Splits a whole text into chunks. */
-export function splitChunks(text: string): Chunk[] {
-  const chunks: Chunk[] = [];
-  let start = 0;
-  do {
-    const end = chunkEnd(text, start);
-    chunks.push({ start, text: text.slice(start, end) });
-    start = end;
-  } while (start < text.length);
-  return chunks;
-}
 
 /**
  * The end of the chunk that starts at `start` (a boundary: bracket depth 0): just after the
@@ -233,7 +214,7 @@ function parseByChunks(text: string, read: (from: number) => FastStatements, fir
     if (fast.declinedAt === undefined) break;
     let end = chunkEnd(text, start);
     while (end <= fast.declinedAt && end < text.length) end = chunkEnd(text, end);
-    const chunk = readChunk(text, start, end, lines);
+    const chunk = parseChunk(text, start, end, lines);
     errorCount += chunk.errorCount;
     // Past the cap, the whole text's parse says where it stopped, as a chunk's cannot.
     if (errorCount >= MAX_SYNTAX_ERRORS / 2) return chevrotain().parseWithChevrotain(text);
@@ -251,6 +232,8 @@ export interface ParsedChunk {
   comments: Comment[];
   /** Syntax errors, with spans and ranges in the whole text. */
   faults: SourceFault[];
+  /** How many syntax errors the parser met, before the cap on those reported (see parse). */
+  errorCount: number;
 }
 
 /** After a chunk that is not the last: a comment line, which adds no token but says "more follows". */
@@ -262,11 +245,6 @@ const NON_BLANK = /\S/g;
  * they parse inside the whole text: the same tree and syntax errors, placed in it.
  */
 export function parseChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk {
-  const { statements, comments, faults } = readChunk(text, start, end, lines);
-  return { statements, comments, faults };
-}
-
-function readChunk(text: string, start: number, end: number, lines: LineIndex): ParsedChunk & { errorCount: number } {
   // Some messages are worded by whether only blanks follow ("found the end of the file"): a
   // chunk followed by blanks alone is parsed as the end of the text, any other with a hint
   // that more follows.

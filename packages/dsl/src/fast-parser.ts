@@ -74,14 +74,9 @@ const KW = Object.fromEntries(KEYWORD_TEXTS.map((word, i) => [word, KEYWORD_BASE
 const KW_WITH = KW.with;
 
 /** Keywords by length, for the whole-word check after a name is scanned. */
-const KEYWORDS_BY_LENGTH: ReadonlyArray<ReadonlyArray<readonly [string, number]>> = (() => {
-  const table: Array<Array<readonly [string, number]>> = [];
-  for (const [word, code] of Object.entries(KW)) {
-    while (table.length <= word.length) table.push([]);
-    table[word.length]!.push([word, code]);
-  }
-  return table;
-})();
+const KEYWORDS_BY_LENGTH: ReadonlyArray<ReadonlyArray<readonly [string, number]>> = Array.from({ length: Math.max(...KEYWORD_TEXTS.map((word) => word.length)) + 1 }, (_, length) =>
+  KEYWORD_TEXTS.filter((word) => word.length === length).map((word) => [word, KW[word]] as const),
+);
 
 /** An element of the tree being read, by key. */
 type Element = Syntax & Record<string, unknown>;

@@ -8,7 +8,7 @@
 import type { Expected } from "./parser.js";
 import { chevrotainPath } from "./parser-loader.js";
 export { analyzeSource, analyzeCompiledWf, placeFault, type AnalyzeOptions, type CompiledWfOptions, type SourceAnalysis, type SourceLanguage } from "./analyze.js";
-export { chunkEnd, parse, parseChunk, parserSetupMs, splitChunks, type Chunk, type ParseResult, type ParsedChunk } from "./chunks.js";
+export { chunkEnd, parse, parseChunk, parserSetupMs, type ParseResult, type ParsedChunk } from "./chunks.js";
 export type { Expected } from "./parser.js";
 export { compile, compileAst, CompileCache, type CompileResult, type CompiledAst, type CompileOptions } from "./compile.js";
 export { format, type FormatResult } from "./printer.js";

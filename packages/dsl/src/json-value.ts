@@ -8,9 +8,10 @@ import { type Span, spanOf } from "./positions.js";
 /**
  * How deeply arrays and objects may nest in JSON that wfkit reads: a `.json` source and a
  * JSON literal in `.wf` alike. Past it the text is refused with a fault at the first bracket
- * too deep. Walks over values (jsonc-parser's reader, JSON.stringify, structured clone to the
- * language server's checker thread, matchers) recurse per level and overflow Node's default
- * stack at about 5,000 levels; a definition needs fewer than 10.
+ * too deep. Walks over values (jsonc-parser's reader, JSON.stringify, matchers) recurse per
+ * level and overflow Node's default stack at about 5,000 levels; a definition needs fewer than
+ * 10. (Structured clone overflows below 2,000 levels of objects: values are never sent between
+ * threads, only text.)
  */
 export const MAX_JSON_DEPTH = 2_000;
 
