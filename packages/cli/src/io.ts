@@ -3,7 +3,7 @@
  * commands in-process with fake streams and environment, and so that output is written in
  * one piece (a partial report on a broken pipe is worse than none).
  */
-import { fstatSync, type Stats } from "node:fs";
+import { fstatSync, writeSync, type Stats } from "node:fs";
 
 export interface Output {
   write(text: string): void;
@@ -31,8 +31,8 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: { write: (text) => void process.stdout.write(text), isTTY: process.stdout.isTTY === true, columns: process.stdout.columns, flushed: () => drained(process.stdout), identity: () => fileOf(1) },
-    stderr: { write: (text) => void process.stderr.write(text), isTTY: process.stderr.isTTY === true },
+    stdout: descriptorOutput(1, () => process.stdout, { brokenPipe: () => process.exit(process.exitCode ?? 0) }),
+    stderr: descriptorOutput(2, () => process.stderr, { brokenPipe: () => undefined }),
     cwd: process.cwd(),
     env: process.env,
     readStdin: async () => {
@@ -40,6 +40,64 @@ export function processIo(): Io {
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString("utf8");
     },
+  };
+}
+
+/** What `descriptorOutput` does besides writing; tests give their own. */
+export interface DescriptorHooks {
+  /** The reader went away (`EPIPE`, `wfkit check | head`): no error worth a stack trace. */
+  brokenPipe(): void;
+  write?: (fd: number, bytes: Uint8Array, offset: number) => number;
+  isTTY?: boolean;
+}
+
+/**
+ * Output to a descriptor of this process, written with `writeSync`. Creating `process.stdout`
+ * or `process.stderr` loads Node's stream machinery, several milliseconds of a run that
+ * prints one line, and on Linux those streams write files, pipes and terminals synchronously
+ * anyway. The stream (`openStream`) is made only where it is needed: to ask a character
+ * device whether it is a terminal and how wide, and to take the rest of the run's output
+ * once the descriptor would block (`EAGAIN`: one another process left non-blocking), so that
+ * output stays in order.
+ */
+export function descriptorOutput(fd: number, openStream: () => NodeJS.WriteStream, hooks: DescriptorHooks): Output {
+  const write = hooks.write ?? writeSync;
+  let stream: NodeJS.WriteStream | undefined;
+  const streamed = (): NodeJS.WriteStream => {
+    if (!stream) {
+      stream = openStream();
+      stream.on("error", (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EPIPE") throw error;
+        hooks.brokenPipe();
+      });
+    }
+    return stream;
+  };
+  // Only a character device can be a terminal: asking `fstat` first spares output to a pipe
+  // or a file (a CI log, a hook) the stream, which would load Node's socket and TTY modules.
+  const isTTY = hooks.isTTY ?? (fileOf(fd)?.isCharacterDevice() === true && streamed().isTTY === true);
+  let blocked = false;
+  return {
+    write(text) {
+      if (blocked) return void streamed().write(text);
+      const bytes = Buffer.from(text, "utf8");
+      let offset = 0;
+      try {
+        while (offset < bytes.length) offset += write(fd, bytes, offset);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EPIPE") return hooks.brokenPipe();
+        if (code !== "EAGAIN") throw error;
+        blocked = true;
+        streamed().write(bytes.subarray(offset));
+      }
+    },
+    isTTY,
+    get columns() {
+      return isTTY ? streamed().columns : undefined;
+    },
+    flushed: () => (stream ? drained(stream) : Promise.resolve()),
+    identity: () => fileOf(fd),
   };
 }
 

@@ -3,6 +3,7 @@
  * copy of the built launcher and bundle in a temporary directory is run as a process, so the
  * cache it writes stays there.
  */
+import { isAscii } from "node:buffer";
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -38,6 +39,10 @@ function cacheKey(): string {
 }
 
 describe("the launcher's code cache", () => {
+  it("runs a bundle written in ASCII, which it reads without decoding", () => {
+    expect(isAscii(readFileSync(path.join(dir, "cli.cjs")))).toBe(true);
+  });
+
   it("is written beside the bundle by the first run, keyed to this bundle and Node, and then read", () => {
     rmSync(cache, { force: true });
     const first = check();

@@ -35,13 +35,17 @@ export function runCachedBundle(load: NodeRequire, bundle: string, label: string
   const vm = load("node:vm") as typeof import("node:vm");
   const { createRequire } = load("node:module") as typeof import("node:module");
   const { dirname } = load("node:path") as typeof import("node:path");
+  const { isAscii } = load("node:buffer") as typeof import("node:buffer");
   const descriptor = fs.openSync(bundle, "r");
   let source: string;
   let key: string;
   try {
     const stat = fs.fstatSync(descriptor);
     key = `${label} ${stat.size} ${stat.mtimeMs} ${process.version} ${process.arch}\n`;
-    source = fs.readFileSync(descriptor, "utf8");
+    // An ASCII bundle (esbuild escapes every other character) is read as Latin-1, the same
+    // string made without UTF-8 decoding.
+    const bytes = fs.readFileSync(descriptor);
+    source = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   } finally {
     fs.closeSync(descriptor);
   }
