@@ -31,8 +31,8 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: descriptorOutput(1, () => process.stdout, { brokenPipe: () => process.exit(process.exitCode ?? 0) }),
-    stderr: descriptorOutput(2, () => process.stderr, { brokenPipe: () => undefined }),
+    stdout: descriptorOutput(1, () => process.stdout, { brokenPipe: endQuietly }),
+    stderr: descriptorOutput(2, () => process.stderr, { brokenPipe: dropMessages }),
     cwd: process.cwd(),
     env: process.env,
     readStdin: async () => {
@@ -41,6 +41,19 @@ export function processIo(): Io {
       return Buffer.concat(chunks).toString("utf8");
     },
   };
+}
+
+/** Standard output's reader went away (`wfkit check | head`): the run has nothing left to do. */
+function endQuietly(): never {
+  process.exit(process.exitCode ?? 0);
+}
+
+/**
+ * Standard error's reader went away: its messages can reach no one, but the run goes on, so
+ * that its exit status still says whether the input had faults.
+ */
+function dropMessages(): void {
+  return;
 }
 
 /** What `descriptorOutput` does besides writing; tests give their own. */
