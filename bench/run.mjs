@@ -47,6 +47,10 @@ section("CLI: `wfkit check` of a small file vs `node -e 0` (process wall time, m
 results.wholeProcess = benchWholeProcess();
 section("Whole process: `wfkit check FILE` against a baseline process, paired runs (ms and ratio, medians)", results.wholeProcess.rows);
 section("Whole process: peak resident memory of `wfkit check`, the .wf against its JSON (MB)", [results.wholeProcess.memory]);
+section(
+  `Whole process: pages each touched for the first time (minor page faults, medians of 3), at ${results.wholeProcess.firstTouch.microsPerPage.toFixed(1)} µs a page on this machine`,
+  results.wholeProcess.firstTouch.rows,
+);
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
 results.service = await benchService();

@@ -5,8 +5,11 @@
 //
 // Baselines: for a definition, `node` reading and `JSON.parse`-ing the equivalent
 // pretty-printed JSON file (the floor for any tool that reads it); for a small `.wf`,
-// `node -e 0` (the floor any Node command pays). Peak resident memory is read by a preload
-// (rss-on-exit.mjs) that writes the process's own maxRSS as it exits.
+// `node -e 0` (the floor any Node command pays). Peak resident memory and the pages a process
+// touched for the first time (minor page faults) are read by a preload (rss-on-exit.mjs) that
+// writes the process's own figures as it exits. What one first touch costs is measured too
+// (`firstTouchMicros`): on a virtual machine it can cost tens of times what it does on bare
+// hardware, and then the memory a check touches is a large part of its time.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -47,14 +50,33 @@ function paired(baseline, command, pairs) {
   return { pairs, baselineMs: median(a), wfkitMs: median(b), ratio: median(ratios) };
 }
 
-function peakRssMB(args, runs) {
-  const out = `${tmp}rss.txt`;
+/** Medians over `runs` fresh processes: peak resident memory (MB) and pages touched for the first time. */
+function processMemory(args, runs) {
+  const out = `${tmp}rss.json`;
   const peaks = [];
+  const faults = [];
   for (let i = 0; i < runs; i++) {
     run(["--import", rssPreload, ...args], { WFKIT_BENCH_RSS_FILE: out });
-    peaks.push(Number(readFileSync(out, "utf8")) / 1024);
+    const usage = JSON.parse(readFileSync(out, "utf8"));
+    peaks.push(usage.maxRssKB / 1024);
+    faults.push(usage.minorPageFaults);
   }
-  return median(peaks);
+  return { peakMB: median(peaks), firstTouches: median(faults) };
+}
+
+// A child process fills 64 MB of memory it has not touched before, and reports the time per
+// page it faulted in.
+const FIRST_TOUCH = `const before = process.resourceUsage().minorPageFault;
+const start = performance.now();
+Buffer.alloc(64 << 20).fill(1);
+const elapsed = performance.now() - start;
+process.stdout.write(String((elapsed * 1000) / (process.resourceUsage().minorPageFault - before)));`;
+
+/** What touching a page of fresh memory costs on this machine (µs, the median of 5 processes). */
+function firstTouchMicros() {
+  const samples = [];
+  for (let i = 0; i < 5; i++) samples.push(Number(spawnSync(process.execPath, ["-e", FIRST_TOUCH], { encoding: "utf8" }).stdout));
+  return median(samples);
 }
 
 /** Writes the definitions the section reads; returns their file names (relative to bench/.tmp). */
@@ -88,10 +110,26 @@ export function benchWholeProcess(sizes = [10_000, 100_000]) {
     const small = paired(["-e", "0"], [wfkit, "check", files.small], 20);
     rows.push({ command: "wfkit check small.wf", baseline: "node -e 0", ...small });
     const largest = files[Math.max(...sizes)];
-    const memory = { nodes: Math.max(...sizes), wfPeakMB: peakRssMB([wfkit, "check", largest.wf], 3), jsonPeakMB: peakRssMB([wfkit, "check", largest.json], 3) };
-    memory.ratio = memory.wfPeakMB / memory.jsonPeakMB;
-    return { rows, memory };
+    const wfMemory = processMemory([wfkit, "check", largest.wf], 3);
+    const jsonMemory = processMemory([wfkit, "check", largest.json], 3);
+    const memory = { nodes: Math.max(...sizes), wfPeakMB: wfMemory.peakMB, jsonPeakMB: jsonMemory.peakMB, ratio: wfMemory.peakMB / jsonMemory.peakMB };
+    // Pages each process of the 10k rows (or the smallest size run) touched for the first time,
+    // beside the baseline's, and what one such touch costs here.
+    const nodes = Math.min(...sizes);
+    const { json, wf } = files[nodes];
+    const touchMicros = firstTouchMicros();
+    const touches = [
+      ["node: read + JSON.parse the JSON", ["-e", READ_AND_PARSE, json]],
+      [`wfkit check ${nodes / 1000}k.json`, [wfkit, "check", json]],
+      [`wfkit check ${nodes / 1000}k.wf`, [wfkit, "check", wf]],
+      ["node -e 0", ["-e", "0"]],
+      ["wfkit check small.wf", [wfkit, "check", files.small]],
+    ].map(([command, args]) => {
+      const measured = processMemory(args, 3);
+      return { command, peakMB: measured.peakMB, firstTouches: measured.firstTouches, firstTouchMs: (measured.firstTouches * touchMicros) / 1000 };
+    });
+    return { rows, memory, firstTouch: { microsPerPage: touchMicros, rows: touches } };
   } finally {
-    rmSync(`${tmp}rss.txt`, { force: true });
+    rmSync(`${tmp}rss.json`, { force: true });
   }
 }
