@@ -1,7 +1,7 @@
 /**
  * JSON literals inside `.wf` (`with { ... }`, `node { ... }`, `identifiers [...]`), built a
  * token at a time by one builder for both parsers: the fast parser feeds it as it scans, the
- * chevrotain grammar the flat run of tokens its `jsonLiteral` rule consumed.
+ * chevrotain grammar each token its `jsonLiteral` rule consumes, as it consumes it.
  *
  * It keeps an explicit stack of open containers, so reading never touches the call stack,
  * and refuses nesting past `MAX_JSON_DEPTH` as a `.json` file is refused (what comes after a

@@ -15,9 +15,14 @@ import { type Span, spanOf } from "./positions.js";
  */
 export const MAX_JSON_DEPTH = 2_000;
 
+// Formatted on first need: `toLocaleString` costs about 0.1 ms a call (and loads ICU's number
+// formatting the first time), and error-dense text can ask for this message once per literal.
+let maxDepthText: string | undefined;
+
 /** Why a value nested past `MAX_JSON_DEPTH` is refused (`source`: "a JSON file", "a JSON literal"). */
 export function tooDeeplyNestedMessage(source: string): string {
-  return `this value nests arrays and objects more than ${MAX_JSON_DEPTH.toLocaleString("en")} levels deep, more than wfkit reads in ${source} (a workflow definition needs fewer than 10)`;
+  maxDepthText ??= MAX_JSON_DEPTH.toLocaleString("en");
+  return `this value nests arrays and objects more than ${maxDepthText} levels deep, more than wfkit reads in ${source} (a workflow definition needs fewer than 10)`;
 }
 
 /**

@@ -696,19 +696,24 @@ class WfParser extends EmbeddedActionsParser {
 
   /**
    * A JSON value, consumed as a flat run of tokens while its brackets are open (and across
-   * newlines while the next line continues it), then built by json-literal.ts.
+   * newlines while the next line continues it), each built into the value by json-literal.ts.
    */
   jsonLiteral = this.RULE("jsonLiteral", (): JsonLiteral | undefined => {
-    const tokens: IToken[] = [];
+    // Made at the first real token (never while chevrotain records the grammar); fed each
+    // token as it is consumed, so a long literal is never also held as a list of tokens.
+    let builder: JsonLiteralBuilder | undefined;
     let depth = 0;
-    /** Keeps a token of the literal and counts the brackets it leaves open. */
+    /** Gives a token of the literal to the builder and counts the brackets it leaves open. */
     const take = (token: IToken): void => {
-      tokens.push(token);
       if (token.tokenType === LBrace || token.tokenType === LBracket) depth++;
       else if (token.tokenType === RBrace || token.tokenType === RBracket) depth--;
+      if (builder && !builder.problem && token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
     };
     const first = this.OR({ ERR_MSG: "a JSON value", DEF: this.jsonStarts });
-    this.ACTION(() => take(first));
+    this.ACTION(() => {
+      if (isReal(first)) builder = new JsonLiteralBuilder(this.text);
+      take(first);
+    });
     this.MANY({
       GATE: () => depth > 0 && (tokenMatcher(this.LA(1), JsonToken) || (tokenMatcher(this.LA(1), Newline) && tokenMatcher(this.nextSignificant(), JsonToken))),
       DEF: () => {
@@ -717,12 +722,7 @@ class WfParser extends EmbeddedActionsParser {
       },
     });
     return this.ACTION(() => {
-      if (!isReal(first)) return undefined;
-      const builder = new JsonLiteralBuilder(this.text);
-      for (let i = 0; i < tokens.length && !builder.problem; i++) {
-        const token = tokens[i]!;
-        if (token.tokenType !== Newline) builder.add(JSON_KIND.get(token.tokenType)!, token.startOffset, token.startOffset + token.image.length);
-      }
+      if (!builder) return undefined;
       const { literal, problem } = builder.finish();
       if (problem) this.problems.push(problem);
       return literal;
