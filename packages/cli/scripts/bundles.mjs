@@ -34,6 +34,7 @@ import { fileURLToPath } from "node:url";
 import { buildPlaygroundFiles } from "../../playground/scripts/build-config.mjs";
 import { CHECKER_BUNDLE_OPTIONS } from "../../language-server/scripts/checker-bundle.mjs";
 import { lazyChevrotainPath } from "../../dsl/scripts/lazy-chevrotain.mjs";
+import { jsoncParserPure } from "../../dsl/scripts/jsonc-parser-pure.mjs";
 
 const root = new URL("..", import.meta.url);
 const path = (relative) => fileURLToPath(new URL(relative, root));
@@ -130,7 +131,7 @@ export function buildCliBundles({ outdir, minify = false, write = true }) {
       // every start (about a tenth of `wfkit check small.wf`, measured; see docs/performance.md).
       minify: true,
       define,
-      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources, lazyChevrotainPath],
+      plugins: [languageServerBesideCli, serviceBesideCli, graphBesideCli, playgroundBesideCli, workspaceSources, lazyChevrotainPath, jsoncParserPure],
     }),
     build({ ...common, entryPoints: { lsp: workspaceSource("language-server") }, plugins: [workspaceSources] }),
     build({ ...common, ...CHECKER_BUNDLE_OPTIONS, banner: {}, outExtension: { ".js": ".cjs" }, entryPoints: { "lsp-checker": CHECKER_BUNDLE_OPTIONS.entryPoints[0] }, plugins: [workspaceSources, ...CHECKER_BUNDLE_OPTIONS.plugins] }),
