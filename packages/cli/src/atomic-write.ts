@@ -20,7 +20,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
-import { access, chmod, lstat, open, readFile, realpath, rename, stat, unlink } from "node:fs/promises";
+import { access, chmod, lstat, open, readFile, realpath, rename, stat, unlink } from "./fs-lazy.js";
 import path from "node:path";
 import { CliError, describeFsError } from "./errors.js";
 

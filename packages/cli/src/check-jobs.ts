@@ -1,5 +1,5 @@
 /** One file of `wfkit check`: its text (read here unless given) checked under its project's catalogue and severities. */
-import { readFile } from "node:fs/promises";
+import { readFile } from "./fs-lazy.js";
 import { catalogueAt } from "./catalogue-file.js";
 import { checkText } from "./check-file.js";
 import type { SeveritySetting } from "@wfkit/project";

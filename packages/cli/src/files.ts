@@ -20,7 +20,7 @@
  * Results keep the order of the arguments; within a directory or glob they are sorted, so
  * output is the same on every machine. A file named twice is checked once.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "./fs-lazy.js";
 import path from "node:path";
 import { visit } from "jsonc-parser";
 import picomatch from "picomatch/posix.js";

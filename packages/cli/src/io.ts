@@ -3,7 +3,7 @@
  * commands in-process with fake streams and environment, and so that output is written in
  * one piece (a partial report on a broken pipe is worse than none).
  */
-import { fstatSync, writeSync, type Stats } from "node:fs";
+import { fstatSync, statSync, writeSync, type Stats } from "node:fs";
 
 export interface Output {
   write(text: string): void;
@@ -86,9 +86,7 @@ export function descriptorOutput(fd: number, openStream: () => NodeJS.WriteStrea
     }
     return stream;
   };
-  // Only a character device can be a terminal: asking `fstat` first spares output to a pipe
-  // or a file (a CI log, a hook) the stream, which would load Node's socket and TTY modules.
-  const isTTY = hooks.isTTY ?? (fileOf(fd)?.isCharacterDevice() === true && streamed().isTTY === true);
+  const isTTY = hooks.isTTY ?? (mayBeTerminal(fileOf(fd)) && streamed().isTTY === true);
   let blocked = false;
   return {
     write(text) {
@@ -112,6 +110,29 @@ export function descriptorOutput(fd: number, openStream: () => NodeJS.WriteStrea
     flushed: () => (stream ? drained(stream) : Promise.resolve()),
     identity: () => fileOf(fd),
   };
+}
+
+/**
+ * Whether output to this file could be a terminal. Only a character device can be one, and
+ * the null device never is. Telling these apart with `fstat` spares output to a pipe, a file
+ * (a CI log, a hook) or `/dev/null` the stream: making one loads Node's stream and TTY
+ * modules, about 5% of a short run. Any other character device is asked through the stream.
+ */
+function mayBeTerminal(file: Stats | undefined): boolean {
+  if (file?.isCharacterDevice() !== true) return false;
+  const nullDevice = statOf(NULL_DEVICE);
+  return !(nullDevice?.isCharacterDevice() && nullDevice.rdev === file.rdev);
+}
+
+// Where there is none (Windows), the stream is asked.
+const NULL_DEVICE = "/dev/null";
+
+function statOf(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 function fileOf(fd: number): Stats | undefined {

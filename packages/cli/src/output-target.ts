@@ -10,7 +10,7 @@
  *   link, or as a hard link to it) is refused before any work, so the source is never lost.
  */
 import type { Stats } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "./fs-lazy.js";
 import path from "node:path";
 import { resolveWriteTarget, writeFileAtomic, type WriteOutcome } from "./atomic-write.js";
 import { CliError } from "./errors.js";

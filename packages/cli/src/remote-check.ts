@@ -4,7 +4,7 @@
  * only one side finds (code and place), a verdict that differs, or a different estimate. A
  * difference means the local catalogue is older than the service's, or a bug in one of them.
  */
-import { readFile } from "node:fs/promises";
+import { readFile } from "./fs-lazy.js";
 import { defaultCatalogue, type Fault } from "@wfkit/core";
 import { WorkflowsApiError, type WorkflowsClient } from "@wfkit/client";
 import { checkSource } from "./check-file.js";

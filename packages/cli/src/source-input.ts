@@ -3,7 +3,7 @@
  * path, or `-` for standard input, named by `--stdin-filename` for messages and for choosing
  * the language.
  */
-import { readFile } from "node:fs/promises";
+import { readFile } from "./fs-lazy.js";
 import path from "node:path";
 import { CliError, describeFsError, UsageError } from "./errors.js";
 import { displayPathOf, languageOf } from "./files.js";

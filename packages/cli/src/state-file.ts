@@ -8,7 +8,7 @@
  *
  * Kept per base URL: a local `wfkit serve` and the real service give different ids.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir } from "./fs-lazy.js";
 import path from "node:path";
 import { readRegularFile } from "@wfkit/project";
 import { writeFileAtomic } from "./atomic-write.js";

@@ -5,7 +5,7 @@
  * closes a real pipe on the built CLI.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { syntheticSource } from "@wfkit/dsl";
@@ -89,6 +89,21 @@ describe("descriptorOutput", () => {
     expect(opened).toBe(0);
     expect(descriptorOutput(1, open, { brokenPipe: () => undefined, isTTY: true }).columns).toBe(93);
     expect(opened).toBe(1);
+  });
+
+  it("knows the null device is no terminal without making a stream", () => {
+    let opened = 0;
+    const open = () => (opened++, recordingStream().stream);
+    const fd = openSync("/dev/null", "w");
+    try {
+      const output = descriptorOutput(fd, open, { brokenPipe: () => undefined });
+      output.write("dropped\n");
+      expect(output.isTTY).toBe(false);
+      expect(output.columns).toBeUndefined();
+      expect(opened).toBe(0);
+    } finally {
+      closeSync(fd);
+    }
   });
 });
 

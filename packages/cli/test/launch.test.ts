@@ -88,3 +88,25 @@ describe("the launcher's code cache", () => {
     }
   });
 });
+
+describe("what a check loads of Node", () => {
+  // Node's internal modules a run loaded beyond `node -e 0`'s, listed by a preload as it exits.
+  function internalModules(stdout: "pipe" | "ignore"): string[] {
+    const preload = path.join(dir, "list-modules.cjs");
+    writeFileSync(
+      preload,
+      `const before = new Set(process.moduleLoadList);\nprocess.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(path.join(dir, "modules.json"))}, JSON.stringify(process.moduleLoadList.filter((name) => !before.has(name)))));\n`,
+    );
+    const result = spawnSync(process.execPath, ["--require", preload, path.join(dir, "wfkit.cjs"), "check", "ok.wf"], { cwd: dir, encoding: "utf8", stdio: ["ignore", stdout, "pipe"] });
+    expect(result.status, result.stderr).toBe(0);
+    return JSON.parse(readFileSync(path.join(dir, "modules.json"), "utf8")) as string[];
+  }
+
+  it("neither fs/promises nor a stream for its output, into a pipe or into /dev/null", () => {
+    for (const stdout of ["pipe", "ignore"] as const) {
+      const loaded = internalModules(stdout);
+      expect(loaded, stdout).toContain("NativeModule vm");
+      expect(loaded.filter((name) => /^NativeModule (fs\/promises|internal\/fs\/promises|stream|internal\/streams\/|tty|net)/.test(name)), stdout).toEqual([]);
+    }
+  });
+});

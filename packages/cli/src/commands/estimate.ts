@@ -1,5 +1,5 @@
 /** `wfkit estimate`: what a run would reserve, part by part. */
-import { readFile } from "node:fs/promises";
+import { readFile } from "../fs-lazy.js";
 import path from "node:path";
 import type { Estimate } from "@wfkit/core";
 import { choiceFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";

@@ -6,7 +6,7 @@
  * UTF-8, or cannot be written), which is a different problem from "would change" and wins
  * over it, as in prettier. Each such file gets one line naming it, after its syntax errors.
  */
-import { readFile } from "node:fs/promises";
+import { readFile } from "../fs-lazy.js";
 import { format } from "@wfkit/dsl";
 import { booleanFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
 import { fmtSpec } from "./specs.js";
