@@ -120,24 +120,17 @@ export function descriptorOutput(fd: number, openStream: () => NodeJS.WriteStrea
  */
 function mayBeTerminal(file: Stats | undefined): boolean {
   if (file?.isCharacterDevice() !== true) return false;
-  const nullDevice = statOf(NULL_DEVICE);
+  const nullDevice = fileOf(NULL_DEVICE);
   return !(nullDevice?.isCharacterDevice() && nullDevice.rdev === file.rdev);
 }
 
 // Where there is none (Windows), the stream is asked.
 const NULL_DEVICE = "/dev/null";
 
-function statOf(file: string): Stats | undefined {
+/** What `fstat` says of a descriptor, or `stat` of a path; undefined where there is nothing to ask. */
+function fileOf(file: number | string): Stats | undefined {
   try {
-    return statSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-function fileOf(fd: number): Stats | undefined {
-  try {
-    return fstatSync(fd);
+    return typeof file === "number" ? fstatSync(file) : statSync(file);
   } catch {
     return undefined;
   }
