@@ -15,6 +15,12 @@ export interface GraphFault {
   message: string;
   nodeId: string | null;
   edge?: number;
+  /**
+   * Where in the input the fault points (a JSON Pointer). When it names a node of the
+   * definition's `nodes` (`/nodes/3/...`) whose id is the fault's `nodeId`, the fault is drawn on
+   * that node: two nodes may share an id, and the id alone names only the first.
+   */
+  pointer?: string;
 }
 
 export interface GraphNode {
@@ -104,16 +110,40 @@ export function graphModelOf(input: GraphModelInput): GraphModel {
     const node = nodes[indexOf.get(part.nodeId) ?? -1];
     if (node?.kind === "part") node.costMinorUnits = part.costMinorUnits;
   }
-  const graphFaults = attachFaults(input.faults ?? [], nodes, edges, indexOf);
-  return { nodesPointer: versionSave ? "/scope/graph/nodes" : "/nodes", nodes, edges, graphFaults };
+  const nodesPointer = versionSave ? "/scope/graph/nodes" : "/nodes";
+  const graphFaults = attachFaults(input.faults ?? [], nodes, edges, indexOf, nodesPointer);
+  return { nodesPointer, nodes, edges, graphFaults };
 }
 
-function attachFaults(faults: readonly GraphFault[], nodes: GraphNode[], edges: GraphEdge[], indexOf: ReadonlyMap<string, number>): GraphFault[] {
+/**
+ * The node a fault is about. Its pointer decides between declarations that share the fault's
+ * node id (a second `part report` is reported at `/nodes/3/id`, and must be drawn on the
+ * fourth node, not on the first `report`); otherwise the id's first declaration, or its
+ * placeholder, as edges name it.
+ */
+function nodeOfFault(fault: GraphFault, nodes: readonly GraphNode[], indexOf: ReadonlyMap<string, number>, byPosition: ReadonlyMap<number, GraphNode>, nodesPointer: string): GraphNode | undefined {
+  if (fault.nodeId === null) return undefined;
+  const position = fault.pointer === undefined ? undefined : nodePositionOf(fault.pointer, nodesPointer);
+  const pointed = position === undefined ? undefined : byPosition.get(position);
+  if (pointed && pointed.id === fault.nodeId) return pointed;
+  return nodes[indexOf.get(fault.nodeId) ?? -1];
+}
+
+/** The index into `nodes` that a pointer under it names (`/nodes/3/id` is 3), if any. */
+function nodePositionOf(pointer: string, nodesPointer: string): number | undefined {
+  if (!pointer.startsWith(`${nodesPointer}/`)) return undefined;
+  const token = pointer.slice(nodesPointer.length + 1).split("/", 1)[0]!;
+  return /^(0|[1-9]\d{0,8})$/.test(token) ? Number(token) : undefined;
+}
+
+function attachFaults(faults: readonly GraphFault[], nodes: GraphNode[], edges: GraphEdge[], indexOf: ReadonlyMap<string, number>, nodesPointer: string): GraphFault[] {
   const edgeByIndex = new Map(edges.map((edge) => [edge.index, edge]));
+  const byPosition = new Map<number, GraphNode>();
+  for (const node of nodes) if (node.index !== undefined) byPosition.set(node.index, node);
   const graphFaults: GraphFault[] = [];
   for (const fault of faults) {
     const edge = fault.edge === undefined ? undefined : edgeByIndex.get(fault.edge);
-    const node = fault.nodeId === null ? undefined : nodes[indexOf.get(fault.nodeId) ?? -1];
+    const node = nodeOfFault(fault, nodes, indexOf, byPosition, nodesPointer);
     if (edge) edge.faults.push(fault);
     else if (node) node.faults.push(fault);
     else graphFaults.push(fault);

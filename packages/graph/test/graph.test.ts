@@ -150,6 +150,46 @@ describe("the drawing", () => {
   });
 });
 
+describe("faults on a repeated node id", () => {
+  it("go to the declaration their pointer names, as the diagnostic does, not to the first of that id", () => {
+    const model = modelOfFile(path.join(examples, "broken", "undeclared.wf"));
+    const reports = model.nodes.filter((node) => node.id === "report");
+    expect(reports.map((node) => node.index)).toEqual([2, 3]);
+    expect(reports[0]!.faults).toEqual([]);
+    expect(reports[1]!.faults.map((fault) => fault.code)).toEqual(["duplicate-name"]);
+    // The estimate counts the first declaration only (core skips a duplicate), so its cost stays there.
+    expect(reports[0]!.costMinorUnits).toBeGreaterThan(0);
+    expect(reports[1]!.costMinorUnits).toBeUndefined();
+  });
+
+  it("in a version-save body too, and falls back to the id when the pointer names another node or none", () => {
+    const nodes = [
+      { id: "start", kind: "trigger", trigger: { kind: "on_demand" } },
+      { id: "p", partId: "pack", partVersion: "1" },
+      { id: "p", partId: "pack", partVersion: "1" },
+    ];
+    const fault = (pointer: string | undefined, nodeId: string | null = "p") => ({ code: "x", severity: "error" as const, message: "m", nodeId, ...(pointer === undefined ? {} : { pointer }) });
+    const body = { scope: { graph: { schemaVersion: 1, nodes, edges: [] } } };
+    const at = (definition: unknown, pointer: string | undefined, nodeId?: string | null) =>
+      graphModelOf({ definition, faults: [fault(pointer, nodeId)] }).nodes.findIndex((node) => node.faults.length > 0);
+    expect(at(body, "/scope/graph/nodes/2/id")).toBe(2);
+    expect(at(body, "/scope/graph/nodes/2")).toBe(2);
+    expect(at({ schemaVersion: 1, nodes, edges: [] }, "/nodes/2/partId")).toBe(2);
+    expect(at({ schemaVersion: 1, nodes, edges: [] }, "/nodes/0/id")).toBe(1); // node 0 is `start`, not `p`
+    expect(at({ schemaVersion: 1, nodes, edges: [] }, "/nodes/02/id")).toBe(1);
+    expect(at({ schemaVersion: 1, nodes, edges: [] }, "/edges/0/to")).toBe(1);
+    expect(at({ schemaVersion: 1, nodes, edges: [] }, undefined)).toBe(1);
+    expect(at({ schemaVersion: 1, nodes, edges: [] }, "/nodes/2/id", null)).toBe(-1);
+  });
+
+  it("are drawn on that node in the SVG", async () => {
+    const svg = await renderSvg(modelOfFile(path.join(examples, "broken", "undeclared.wf")), { displayText });
+    const classOf = (key: string) => svg.match(new RegExp(`<g id="wf-${key}" class="([^"]*)"`))?.[1];
+    expect(classOf("n2")).not.toContain("wf&#45;error");
+    expect(classOf("n3")).toContain("wf&#45;error");
+  });
+});
+
 describe("browser safety", () => {
   it("imports nothing from node: and evaluates no code", () => {
     const src = path.join(here, "..", "src");
