@@ -120,4 +120,14 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     )`,
     "CREATE INDEX saved_views_by_user ON saved_views (user_id, created_at)",
   ],
+  // Session JWTs are signed with a key kept in memory only, made anew by each process: the
+  // key earlier versions kept in the database, in clear, is deleted (and signs nothing now).
+  ["DELETE FROM meta WHERE key = 'session_secret'"],
 ];
+
+/**
+ * Migrations that delete a secret: after applying one to an existing database the store
+ * rebuilds it (VACUUM), since SQLite leaves a deleted row's bytes in its freed space and the
+ * snapshot is a copy of every page.
+ */
+export const VACUUM_AFTER: ReadonlySet<number> = new Set([3]);

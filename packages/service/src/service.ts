@@ -115,12 +115,13 @@ export class WorkflowsService {
 
   // ---- identity -------------------------------------------------------------------------
 
+  /**
+   * The key that signs session JWTs: random for each process and kept in memory only, so no
+   * file holds it (a hash could not check a signature) and a service's sessions end when it
+   * stops; each start prints a new JWT, and `POST /__admin/sessions` makes more.
+   */
   private sessionSecret(): string {
-    const row = this.store.get("SELECT value FROM meta WHERE key = 'session_secret'");
-    if (row) return String(row.value);
-    const secret = randomBytes(32).toString("hex");
-    this.store.transaction(() => this.store.run("INSERT INTO meta (key, value) VALUES ('session_secret', ?)", [secret]));
-    return secret;
+    return randomBytes(32).toString("hex");
   }
 
   user(id: string): User | undefined {
