@@ -36,7 +36,7 @@ function faultsOnSkippedParts(input: unknown, catalogue: Catalogue = defaultCata
 describe("partsJudged", () => {
   it("is declared by the terminal rules", () => {
     expect(judging.map((rule) => rule.meta.id).sort()).toEqual(
-      ["job-unknown", "subject-duplicate", "subject-not-canonical", "subjects-too-few", "terminal-missing", "terminal-unexpected"].sort(),
+      ["job-unknown", "subject-duplicate", "subject-not-canonical", "subject-unknown", "subjects-too-few", "terminal-missing", "terminal-unexpected"].sort(),
     );
   });
 

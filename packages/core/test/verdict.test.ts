@@ -129,11 +129,19 @@ describe("a subject pinned by a name is not pinned", () => {
 
   it.each<[string, unknown[]]>([
     ["canonical ids of the table", [pinned("cmp_tesco"), pinned("cmp_ocdo")]],
-    ["a canonical id the table does not know (the table is a sample)", [pinned("cmp_unlisted")]],
     ["a label used as a label", [pinned("cmp_tesco", { label: "Tesco PLC" })]],
   ])("%s pass", (_, refs) => {
     const definition = { schemaVersion: 1, nodes: [trigger, profile("p", refs), inbox], edges: [edge("start", "p"), edge("p", "inbox")] };
     expect(faultsOf(definition)).toEqual([]);
+  });
+
+  it("a canonical id the table does not know is a warning (subject-unknown), not a name: the service's table may be newer", () => {
+    const definition = { schemaVersion: 1, nodes: [trigger, profile("p", [pinned("cmp_unlisted")]), inbox], edges: [edge("start", "p"), edge("p", "inbox")] };
+    expect(faultsOf(definition)).toEqual([["subject-unknown", "/nodes/1/terminal/subjectRefs/0/canonicalId"]]);
+    const result = validateDefinition(definition);
+    expect(result.ok).toBe(true);
+    expect(result.faults[0]).toMatchObject({ severity: "warning", nodeId: "p" });
+    expect(result.faults[0]!.message).toContain("`cmp_unlisted`, which the catalogue's subject table does not hold");
   });
 
   it("a catalogue without a subject table judges no canonical id", () => {

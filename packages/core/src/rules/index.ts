@@ -21,6 +21,7 @@ import terminalMissing from "./terminal-missing.js";
 import terminalUnexpected from "./terminal-unexpected.js";
 import jobUnknown from "./job-unknown.js";
 import subjectNotCanonical from "./subject-not-canonical.js";
+import subjectUnknown from "./subject-unknown.js";
 import subjectDuplicate from "./subject-duplicate.js";
 import subjectsTooFew from "./subjects-too-few.js";
 import notUnattendedSafe from "./not-unattended-safe.js";
@@ -76,6 +77,7 @@ export const rules: readonly Rule[] = [
   terminalUnexpected,
   jobUnknown,
   subjectNotCanonical,
+  subjectUnknown,
   subjectDuplicate,
   subjectsTooFew,
   notUnattendedSafe,

@@ -15,7 +15,7 @@ export default defineRule({
     fix: "Resolve the hint with `POST /catalogue/resolve-subjects` and use the returned subject object (`canonicalId`, `kind: company`, `label`, `identifiers`).",
     assumptions: [
       "A subject ref is pinned when it is an object with a non-empty string `canonicalId` and `kind` `company`; `label` and `identifiers` are optional.",
-      "A pinned ref whose `canonicalId` is not a canonical id of the catalogue's offline `subjects` table but is one of its labels or identifier values (a name or a ticker such as `Tesco PLC` or `TSCO.L`), or one of its canonical ids written in another case, is a name, not a canonical subject: it is reported at the `canonicalId`, with the table's canonical id as the suggestion. A `canonicalId` the table does not know at all is left alone: the table is a sample, not the service's resolver.",
+      "A pinned ref whose `canonicalId` is not a canonical id of the catalogue's offline `subjects` table but is one of its labels or identifier values (a name or a ticker such as `Tesco PLC` or `TSCO.L`), or one of its canonical ids written in another case, is a name, not a canonical subject: it is reported at the `canonicalId`, with the table's canonical id as the suggestion. A `canonicalId` the table does not know at all is not this rule's: `subject-unknown` warns about it (the service's table may be newer).",
       "The suggestion comes from the catalogue's offline `subjects` table, matched on canonical id, label or identifier value, ignoring case and surrounding spaces.",
     ],
   },
