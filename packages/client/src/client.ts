@@ -10,7 +10,12 @@
  *   and publish (publishing the same version twice publishes it once). Creating a workflow,
  *   saving a version, delivering and cancelling are not retried after a lost answer: a second
  *   send could make a second workflow or version, or answer 409 for what the first one did.
- * - Nothing else: a 4xx is the service's final word.
+ * - Nothing else: a 4xx is the service's final word, and so is an answer the transport did
+ *   not take (a refused redirect, one too large, one not of its endpoint's shape).
+ *
+ * How a request is sent (timeout, the cap on an answer, redirects, the answer's shape) is the
+ * transport's (`http.ts`), shared with `SignalsClient`; the credential goes only as
+ * `Authorization: Bearer`, and only to the base URL's origin.
  */
 import type {
   CreateWorkflowResponse,
@@ -29,11 +34,19 @@ import type {
   ValidateDefinitionResponse,
 } from "./api-types.js";
 import { TERMINAL_RUN_STATES } from "./api-types.js";
-import { errorBodyOf, WorkflowsAbortError, WorkflowsApiError, WorkflowsNetworkError } from "./errors.js";
-import { DEFAULT_RETRY, realTiming, withRetries, type RetryPolicy, type Timing } from "./retry.js";
-import { causeOf, redactSecrets } from "./transport.js";
+import { WORKFLOWS_SHAPES, type WorkflowsRoute } from "./answer-shapes.js";
+import { errorBodyOf, WorkflowsAbortError, WorkflowsApiError, WorkflowsNetworkError, WorkflowsProtocolError } from "./errors.js";
+import { bearerAuth, HttpTransport, type Dialect, type FetchLike, type RetryNotice } from "./http.js";
+import { DEFAULT_RETRY, realTiming, type RetryPolicy, type Timing } from "./retry.js";
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type { FetchLike, RetryNotice };
+
+const DIALECT: Dialect = {
+  api: "the Workflows API",
+  noAnswer: (message, request, reason) => new WorkflowsNetworkError(message, request, reason),
+  badAnswer: (message, request, reason) => new WorkflowsProtocolError(message, request, reason),
+  aborted: () => new WorkflowsAbortError("aborted"),
+};
 
 export interface ClientOptions {
   /** The service's base address, e.g. `https://example.test` or `http://127.0.0.1:8787`. */
@@ -49,6 +62,12 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Makes Idempotency-Keys for run starts that do not bring one (default: a random UUID). */
   newIdempotencyKey?: () => string;
+  /** How long one request may take, its answer's body included (default 30 s); retries get their own. */
+  timeoutMs?: number;
+  /** The most read of one answer (default 16 MiB); a larger one is a `too_large` WorkflowsProtocolError, not retried. */
+  maxAnswerBytes?: number;
+  /** Told of each retry before its wait (what failed, the wait, the attempt to come). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 export interface CallOptions {
@@ -83,6 +102,8 @@ type Retry = "none" | "network" | "network-and-usage";
 
 interface Call {
   method: "GET" | "POST";
+  /** The route as the answer-shape table names it. */
+  route: WorkflowsRoute;
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
@@ -94,49 +115,58 @@ const API = "/api/v1/workflows";
 const segment = (id: string) => encodeURIComponent(id);
 
 export class WorkflowsClient {
-  private readonly baseUrl: string;
-  private readonly fetcher: FetchLike;
-  private readonly policy: RetryPolicy;
   private readonly timing: Timing;
+  private readonly http: HttpTransport;
 
   constructor(private readonly options: ClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.timing = { ...realTiming, ...options.timing };
+    this.http = new HttpTransport({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      maxAnswerBytes: options.maxAnswerBytes,
+      headers: options.headers,
+      debug: options.debug,
+      onRetry: options.onRetry,
+      secrets: [options.credential],
+      policy,
+      timing: this.timing,
+      dialect: DIALECT,
+    });
   }
 
   // ---- catalogue ----------------------------------------------------------------------
 
   parts(options: CallOptions & { unattendedSafe?: boolean } = {}): Promise<PartsResponse> {
-    return this.call({ method: "GET", path: `${API}/catalogue/parts${options.unattendedSafe ? "?unattendedSafe=1" : ""}`, retry: "network", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/v1/workflows/catalogue/parts", path: `${API}/catalogue/parts${options.unattendedSafe ? "?unattendedSafe=1" : ""}`, retry: "network", signal: options.signal });
   }
 
   resolveSubjects(hints: string[], options: CallOptions = {}): Promise<ResolveSubjectsResponse> {
-    return this.call({ method: "POST", path: `${API}/catalogue/resolve-subjects`, body: { hints }, retry: "network", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows/catalogue/resolve-subjects", path: `${API}/catalogue/resolve-subjects`, body: { hints }, retry: "network", signal: options.signal });
   }
 
   /** Valid: the estimate and warnings. Invalid: throws a `validation_failed` error with every fault. */
   validateDefinition(definition: unknown, options: CallOptions = {}): Promise<ValidateDefinitionResponse> {
-    return this.call({ method: "POST", path: `${API}/catalogue/validate-definition`, body: { definition }, retry: "network", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows/catalogue/validate-definition", path: `${API}/catalogue/validate-definition`, body: { definition }, retry: "network", signal: options.signal });
   }
 
   templates(options: CallOptions = {}): Promise<Template[]> {
-    return this.call({ method: "GET", path: `${API}/templates`, retry: "network", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/v1/workflows/templates", path: `${API}/templates`, retry: "network", signal: options.signal });
   }
 
   // ---- workflows and versions -------------------------------------------------------------
 
   createWorkflow(name: string, options: CallOptions = {}): Promise<CreateWorkflowResponse> {
-    return this.call({ method: "POST", path: API, body: { name }, retry: "none", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows", path: API, body: { name }, retry: "none", signal: options.signal });
   }
 
   saveVersion(workflowId: string, body: SaveVersionRequest, options: CallOptions = {}): Promise<SaveVersionResponse> {
-    return this.call({ method: "POST", path: `${API}/${segment(workflowId)}/versions`, body, retry: "none", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/versions", path: `${API}/${segment(workflowId)}/versions`, body, retry: "none", signal: options.signal });
   }
 
   publish(workflowId: string, versionId: string, options: CallOptions = {}): Promise<PublishResponse> {
-    return this.call({ method: "POST", path: `${API}/${segment(workflowId)}/versions/${segment(versionId)}/publish`, retry: "network", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/versions/{version}/publish", path: `${API}/${segment(workflowId)}/versions/${segment(versionId)}/publish`, retry: "network", signal: options.signal });
   }
 
   // ---- runs ------------------------------------------------------------------------------
@@ -148,35 +178,36 @@ export class WorkflowsClient {
     const body = await this.call<StartRunResponse>(
       {
         method: "POST",
+        route: "POST /api/v1/workflows/{wf}/run",
         path: `${API}/${segment(workflowId)}/run`,
         body: options.question !== undefined ? { question: options.question } : {},
         headers: { "Idempotency-Key": idempotencyKey },
         retry: "network-and-usage",
         signal: options.signal,
       },
-      (response) => (replayed = response.headers.get("Idempotent-Replayed") === "true"),
+      (headers) => (replayed = headers.get("Idempotent-Replayed") === "true"),
     );
     return { ...body, idempotencyKey, replayed };
   }
 
   run(workflowId: string, runId: string, options: CallOptions = {}): Promise<Run> {
-    return this.call({ method: "GET", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}`, retry: "network", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/v1/workflows/{wf}/runs/{run}", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}`, retry: "network", signal: options.signal });
   }
 
   workflowRuns(workflowId: string, options: CallOptions = {}): Promise<RunListResponse> {
-    return this.call({ method: "GET", path: `${API}/${segment(workflowId)}/runs`, retry: "network", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/v1/workflows/{wf}/runs", path: `${API}/${segment(workflowId)}/runs`, retry: "network", signal: options.signal });
   }
 
   runs(state: RunFilter = "all", options: CallOptions = {}): Promise<RunListResponse> {
-    return this.call({ method: "GET", path: `${API}/runs?state=${segment(state)}`, retry: "network", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/v1/workflows/runs", path: `${API}/runs?state=${segment(state)}`, retry: "network", signal: options.signal });
   }
 
   deliver(workflowId: string, runId: string, options: CallOptions = {}): Promise<RunChangeResponse> {
-    return this.call({ method: "POST", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}/deliver`, retry: "none", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/runs/{run}/deliver", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}/deliver`, retry: "none", signal: options.signal });
   }
 
   cancel(workflowId: string, runId: string, options: CallOptions = {}): Promise<RunChangeResponse> {
-    return this.call({ method: "POST", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}/cancel`, retry: "none", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/runs/{run}/cancel", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}/cancel`, retry: "none", signal: options.signal });
   }
 
   /**
@@ -202,57 +233,26 @@ export class WorkflowsClient {
     return this.options.newIdempotencyKey ? this.options.newIdempotencyKey() : globalThis.crypto.randomUUID();
   }
 
-  private async call<T>(call: Call, onResponse?: (response: Response) => void): Promise<T> {
+  private async call<T>(call: Call, onResponse?: (headers: Headers) => void): Promise<T> {
     const label = `${call.method} ${call.path}`;
     const retryable = (error: unknown) =>
-      (error instanceof WorkflowsNetworkError && call.retry !== "none") || (error instanceof WorkflowsApiError && error.retryable && call.retry === "network-and-usage");
-    return withRetries(
-      () => this.once<T>(call, label, onResponse),
-      retryable,
-      this.policy,
-      this.timing,
-      call.signal,
-      (error, delay, attempt) => this.debug(`retry ${attempt} of ${label} in ${delay} ms after ${error instanceof Error ? error.message : String(error)}`),
+      (error instanceof WorkflowsNetworkError && error.retryable && call.retry !== "none") || (error instanceof WorkflowsApiError && error.retryable && call.retry === "network-and-usage");
+    const auth = this.options.credential ? bearerAuth(this.options.credential) : undefined;
+    const shape = WORKFLOWS_SHAPES[call.route];
+    const answer = await this.http.retrying(label, call.signal, retryable, (timeoutMs) =>
+      this.http.exchange<T>(
+        { method: call.method, path: call.path, body: call.body, headers: call.headers, auth, label, signal: call.signal, timeoutMs },
+        shape,
+        call.route,
+        (status, json) => new WorkflowsApiError(status, errorBodyOf(status, json), label),
+      ),
     );
-  }
-
-  private async once<T>(call: Call, label: string, onResponse?: (response: Response) => void): Promise<T> {
-    const headers: Record<string, string> = { Accept: "application/json", ...this.options.headers, ...call.headers };
-    if (call.body !== undefined) headers["Content-Type"] = "application/json";
-    this.debug(`→ ${label} ${JSON.stringify(headers)}`);
-    if (this.options.credential) headers.Authorization = `Bearer ${this.options.credential}`;
-    let response: Response;
-    let text: string;
-    try {
-      response = await this.fetcher(this.baseUrl + call.path, {
-        method: call.method,
-        headers,
-        ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
-      text = await response.text();
-    } catch (error) {
-      if (call.signal?.aborted) throw new WorkflowsAbortError("aborted");
-      throw new WorkflowsNetworkError(`no answer from ${this.baseUrl} to ${label}: ${this.redact(causeOf(error))}`, label);
-    }
-    this.debug(`← ${response.status} ${label}`);
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      if (response.ok) throw new WorkflowsNetworkError(`${label} answered ${response.status} with a body that is not JSON; is ${this.baseUrl} a Workflows API?`, label);
-    }
-    if (!response.ok) throw new WorkflowsApiError(response.status, errorBodyOf(response.status, json) satisfies ErrorBody, label);
-    onResponse?.(response);
-    return json as T;
-  }
-
-  private debug(line: string): void {
-    this.options.debug?.(this.redact(line));
+    onResponse?.(answer.headers);
+    return answer.body;
   }
 
   /** Text that might quote the credential (a proxy's error, a debug line) never carries it. */
   redact(text: string): string {
-    return redactSecrets(text, [this.options.credential]);
+    return this.http.redact(text);
   }
 }

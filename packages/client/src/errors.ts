@@ -8,7 +8,21 @@
  * one (the client never puts it anywhere but the Authorization header).
  */
 import type { Fault } from "@wfkit/core";
+import { fault as faultShape } from "./answer-shapes.js";
 import type { ErrorBody, Feature } from "./api-types.js";
+
+/** Why no answer came: the connection was refused, the host is unknown, the timeout ran out, the answer broke off, or another failure of the connection. */
+export type NoAnswerReason = "refused" | "unknown_host" | "timeout" | "broken_off" | "failed";
+/** Why an answer was not taken: a redirect refused, too large, nested too deep, not JSON, or not its endpoint's shape. */
+export type BadAnswerReason = "redirect" | "too_large" | "too_deep" | "not_json" | "shape";
+
+/** The longest message taken from a service's error body (a hostile one could be megabytes on one line). */
+export const MAX_SERVICE_MESSAGE = 500;
+
+/** A service's message, cut to `MAX_SERVICE_MESSAGE` characters. */
+export function clipMessage(message: string): string {
+  return message.length <= MAX_SERVICE_MESSAGE ? message : `${message.slice(0, MAX_SERVICE_MESSAGE)}… (cut at ${MAX_SERVICE_MESSAGE} characters)`;
+}
 
 export type ApiErrorKind =
   | "validation_failed"
@@ -75,14 +89,16 @@ export class WorkflowsApiError extends Error {
     this.requiredFeature = body.required_feature === "workflows" || body.required_feature === "workflows_api" ? body.required_feature : undefined;
     const details = body.details as { reason?: unknown } | undefined;
     this.reason = details && typeof details.reason === "string" ? details.reason : undefined;
-    this.faults = Array.isArray(body.faults) ? (body.faults as Fault[]) : undefined;
+    // Only entries of a fault's shape: whoever reads them (wfkit's remote check) may trust their fields.
+    this.faults = Array.isArray(body.faults) ? (body.faults.filter((entry) => faultShape(entry) === undefined) as Fault[]) : undefined;
     this.retryable = this.kind === "usage_unavailable";
   }
 }
 
 /**
- * No answer: the connection failed, or the body was not the JSON the API sends. Each client
- * names its own (`WorkflowsNetworkError`, `SignalsNetworkError`).
+ * No answer: the connection failed or was refused, the timeout ran out, or the answer broke
+ * off. Each client names its own (`WorkflowsNetworkError`, `SignalsNetworkError`). Worth
+ * trying again on a request that is safe to send twice.
  */
 export abstract class NoAnswerError extends Error {
   readonly kind = "network" as const;
@@ -91,6 +107,26 @@ export abstract class NoAnswerError extends Error {
     message: string,
     /** `METHOD /path` of the request. */
     readonly request: string,
+    readonly reason: NoAnswerReason = "failed",
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An answer came, and was not taken: a redirect the client will not follow, a body larger
+ * than the client reads, not JSON, or not the shape the reference gives its endpoint. Each
+ * client names its own (`WorkflowsProtocolError`, `SignalsProtocolError`). Never retried:
+ * the same server would answer the same.
+ */
+export abstract class BadAnswerError extends Error {
+  readonly kind = "bad_answer" as const;
+  readonly retryable = false;
+  constructor(
+    message: string,
+    /** `METHOD /path` of the request. */
+    readonly request: string,
+    readonly reason: BadAnswerReason,
   ) {
     super(message);
   }
@@ -106,15 +142,20 @@ export class WorkflowsNetworkError extends NoAnswerError {
   override readonly name = "WorkflowsNetworkError";
 }
 
+/** An answer from the Workflows API that the client did not take (see `BadAnswerError`). */
+export class WorkflowsProtocolError extends BadAnswerError {
+  override readonly name = "WorkflowsProtocolError";
+}
+
 /** The caller's AbortSignal fired, or the retry budget ran out while waiting. */
 export class WorkflowsAbortError extends CallAbortedError {
   override readonly name = "WorkflowsAbortError";
 }
 
-export type WorkflowsError = WorkflowsApiError | WorkflowsNetworkError | WorkflowsAbortError;
+export type WorkflowsError = WorkflowsApiError | WorkflowsNetworkError | WorkflowsProtocolError | WorkflowsAbortError;
 
 export function isWorkflowsError(error: unknown): error is WorkflowsError {
-  return error instanceof WorkflowsApiError || error instanceof WorkflowsNetworkError || error instanceof WorkflowsAbortError;
+  return error instanceof WorkflowsApiError || error instanceof WorkflowsNetworkError || error instanceof WorkflowsProtocolError || error instanceof WorkflowsAbortError;
 }
 
 /** Shapes an answer's JSON into an error body, whatever it held. */
@@ -123,6 +164,6 @@ export function errorBodyOf(status: number, json: unknown): ErrorBody {
   return {
     ...object,
     error: typeof object.error === "string" ? object.error : `http_${status}`,
-    message: typeof object.message === "string" ? object.message : `The service answered ${status} without an error message.`,
+    message: typeof object.message === "string" ? clipMessage(object.message) : `The service answered ${status} without an error message.`,
   };
 }

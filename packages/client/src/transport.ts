@@ -1,11 +1,18 @@
-/** What both clients' transports share: how a failed `fetch` is described, and how secrets are kept out of text. */
+/** Small helpers of the transport (`http.ts`): how a failed `fetch` is described, and how secrets are kept out of text. */
+
+/** The system error code under a failed fetch (ECONNREFUSED, ENOTFOUND...), when there is one. */
+export function codeOf(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause && typeof cause === "object" && "code" in cause) return String((cause as { code: unknown }).code);
+  return "code" in error && typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : undefined;
+}
 
 /** A failed fetch's message, with the system error code under it when there is one (ECONNREFUSED...). */
 export function causeOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = (error as { cause?: unknown }).cause;
-  const code = cause && typeof cause === "object" && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
-  return code ? `${error.message} (${code})` : error.message;
+  const code = codeOf(error);
+  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
 }
 
 /** `text` with every non-empty secret in it replaced by `[redacted]`. */

@@ -14,12 +14,16 @@
  *   not resent: the request may have been counted and done.
  * - Creating an alert or a view, deleting a view: never (a second send could make a second
  *   alert, or answer 404 for what the first did).
+ *
+ * How a request is sent (timeout, the cap on an answer, redirects, the answer's shape) is the
+ * transport's (`../http.ts`), shared with `WorkflowsClient`: each credential goes only in its
+ * own header, and only to the base URL's origin (a redirect elsewhere is refused, not followed).
  */
 import { EDITOR_FIELDS, validateAlertBody, validateViewBody, type BodyValidationResult } from "@wfkit/core";
-import type { FetchLike } from "../client.js";
+import { SIGNALS_SHAPES, type SignalsRoute } from "../answer-shapes.js";
 import { WorkflowsAbortError } from "../errors.js";
-import { DEFAULT_RETRY, realTiming, withRetries, type RetryPolicy, type Timing } from "../retry.js";
-import { causeOf, redactSecrets } from "../transport.js";
+import { alertTokenAuth, bearerAuth, HttpTransport, type AuthStrategy, type Dialect, type FetchLike, type Opened, type RetryNotice } from "../http.js";
+import { DEFAULT_RETRY, realTiming, type RetryPolicy, type Timing } from "../retry.js";
 import type {
   AccuracyResponse,
   AiRequestBody,
@@ -38,7 +42,16 @@ import type {
   SignalsResponse,
   ViewBody,
 } from "./api-types.js";
-import { SIGNALS_REQUEST_CODES, SignalsAbortError, SignalsApiError, SignalsNetworkError, SignalsRateLimitError, SignalsRequestError, type SignalsRequestProblem } from "./errors.js";
+import {
+  SIGNALS_REQUEST_CODES,
+  SignalsAbortError,
+  SignalsApiError,
+  SignalsNetworkError,
+  SignalsProtocolError,
+  SignalsRateLimitError,
+  SignalsRequestError,
+  type SignalsRequestProblem,
+} from "./errors.js";
 import {
   CENSUS_GEOGRAPHY,
   checkDateRange,
@@ -93,7 +106,20 @@ export interface SignalsClientOptions {
   debug?: (line: string) => void;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** How long one request may take, its answer's body included (default 30 s); retries get their own. A stream's body is the caller's to time. */
+  timeoutMs?: number;
+  /** The most read of one answer (default 16 MiB); a larger one is a `too_large` SignalsProtocolError, not retried. */
+  maxAnswerBytes?: number;
+  /** Told of each retry of a read before its wait. */
+  onRetry?: (notice: RetryNotice) => void;
 }
+
+const DIALECT: Dialect = {
+  api: "the Consumer Signals API",
+  noAnswer: (message, request, reason) => new SignalsNetworkError(message, request, reason),
+  badAnswer: (message, request, reason) => new SignalsProtocolError(message, request, reason),
+  aborted: () => new SignalsAbortError("aborted"),
+};
 
 export interface SignalsCallOptions {
   signal?: AbortSignal;
@@ -140,6 +166,8 @@ type Method = "GET" | "POST" | "DELETE";
 
 interface Call {
   method: Method;
+  /** The route as the answer-shape table names it. */
+  route: SignalsRoute;
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -149,21 +177,34 @@ interface Call {
 
 const segment = (id: string) => encodeURIComponent(id);
 
+/** The paths of the GET routes without parameters in their path. */
+type GetPath<R> = R extends `GET ${infer P}` ? (P extends `${string}{${string}` ? never : P) : never;
+type ReadPath = GetPath<SignalsRoute>;
+
 export class SignalsClient {
   /** The `X-RateLimit-*` headers of the last AI answer that had them. */
   lastRateLimit: RateLimitInfo | undefined;
-  private readonly baseUrl: string;
-  private readonly fetcher: FetchLike;
   private readonly timing: Timing;
-  private readonly policy: RetryPolicy;
+  private readonly http: HttpTransport;
   private readonly aiBudget: AiBudget;
   private readonly limiter: AiRateLimiter;
 
   constructor(private readonly options: SignalsClientOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.timing = { ...realTiming, ...options.timing };
-    this.policy = { ...DEFAULT_RETRY, ...options.retry };
+    const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+    this.http = new HttpTransport({
+      baseUrl: options.baseUrl,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      maxAnswerBytes: options.maxAnswerBytes,
+      headers: options.headers,
+      debug: options.debug,
+      onRetry: options.onRetry,
+      secrets: [options.jwt, options.alertToken],
+      policy,
+      timing: this.timing,
+      dialect: DIALECT,
+    });
     this.aiBudget = { ...DEFAULT_AI_BUDGET, ...options.aiBudget };
     this.limiter = options.aiLimiter ?? new AiRateLimiter({ limit: options.aiLimit ?? AI_LIMIT, timing: this.timing });
   }
@@ -214,7 +255,7 @@ export class SignalsClient {
     const label = "GET /api/sectors/{sectorId}/import-pressure";
     const id = need(checkIdentifier(sectorId, "sectorId", "grocery"), label);
     const geography = need(checkGeography(query.geography ?? IMPORT_PRESSURE_GEOGRAPHY, IMPORT_PRESSURE_GEOGRAPHY), label);
-    return this.call({ method: "GET", path: `/api/sectors/${segment(id)}/import-pressure`, query: { geography }, auth: "jwt", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/sectors/{sectorId}/import-pressure", path: `/api/sectors/${segment(id)}/import-pressure`, query: { geography }, auth: "jwt", signal: options.signal });
   }
 
   /** US retail sales from the census; the service serves the US only. */
@@ -242,29 +283,29 @@ export class SignalsClient {
   async createAlert(body: AlertBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<Alert> {
     const request = "POST /api/alerts";
     const checked = need(checkBody(validateAlertBody(body), "alert"), request);
-    return this.call({ method: "POST", path: "/api/alerts", body: checked, auth: "alert-token", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/alerts", path: "/api/alerts", body: checked, auth: "alert-token", signal: options.signal });
   }
 
   /** `GET /api/alerts` exists, but its query and answer are not shown: the answer's JSON as sent. */
   async alerts(options: SignalsCallOptions = {}): Promise<unknown> {
-    return this.call({ method: "GET", path: "/api/alerts", auth: "alert-token", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/alerts", path: "/api/alerts", auth: "alert-token", signal: options.signal });
   }
 
   async views(options: SignalsCallOptions = {}): Promise<SavedView[]> {
-    return this.call({ method: "GET", path: "/api/views", auth: "alert-token", signal: options.signal });
+    return this.call({ method: "GET", route: "GET /api/views", path: "/api/views", auth: "alert-token", signal: options.signal });
   }
 
   /** Creates a saved view, its body judged by @wfkit/core's view rules first (as `createAlert`). */
   async createView(body: ViewBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<SavedView> {
     const request = "POST /api/views";
     const checked = need(checkBody(validateViewBody(body), "saved view"), request);
-    return this.call({ method: "POST", path: "/api/views", body: checked, auth: "alert-token", signal: options.signal });
+    return this.call({ method: "POST", route: "POST /api/views", path: "/api/views", body: checked, auth: "alert-token", signal: options.signal });
   }
 
   /** Deletes a saved view (the service answers 204). */
   async deleteView(id: string, options: SignalsCallOptions = {}): Promise<void> {
     const viewId = need(checkIdentifier(id, "id", "view_123"), "DELETE /api/views/{id}");
-    await this.call({ method: "DELETE", path: `/api/views/${segment(viewId)}`, auth: "alert-token", signal: options.signal });
+    await this.call({ method: "DELETE", route: "DELETE /api/views/{id}", path: `/api/views/${segment(viewId)}`, auth: "alert-token", signal: options.signal });
   }
 
   // ---- AI (JWT, one shared limit) --------------------------------------------------------
@@ -281,9 +322,11 @@ export class SignalsClient {
 
   /** `POST /api/investigate/stream`: the response once it is not a 429, its body left to the caller. */
   async investigateStream(payload: AiRequestBody, options: AiCallOptions = {}): Promise<AiStream> {
-    const { response, ...rest } = await this.ai("/api/investigate/stream", payload, options);
-    if (!response.ok) throw await this.refusal(response, "POST /api/investigate/stream");
-    return { response, ...rest };
+    const { opened, ...rest } = await this.ai("/api/investigate/stream", payload, options);
+    if (!opened.response.ok) throw await this.refusal(opened, "POST /api/investigate/stream");
+    // The body is the caller's to read (and to time): the timeout ends with the headers.
+    opened.release();
+    return { response: opened.response, ...rest };
   }
 
   /** When an AI request asked now could be sent by the client's own count (ms on its clock). */
@@ -294,39 +337,41 @@ export class SignalsClient {
   // ---- transport -------------------------------------------------------------------------
 
   /** A GET of a data endpoint (JWT). */
-  private read<T>(path: string, options: SignalsCallOptions, query?: Record<string, string | number | undefined>): Promise<T> {
-    return this.call({ method: "GET", path, ...(query ? { query } : {}), auth: "jwt", signal: options.signal });
+  private read<T>(path: ReadPath, options: SignalsCallOptions, query?: Record<string, string | number | undefined>): Promise<T> {
+    return this.call({ method: "GET", route: `GET ${path}` as SignalsRoute, path, ...(query ? { query } : {}), auth: "jwt", signal: options.signal });
   }
 
   private async call<T>(call: Call): Promise<T> {
     const label = `${call.method} ${call.path}`;
-    const headers = this.headersFor(call, label);
-    const attempt = async () => {
-      const response = await this.send(call, headers, label);
-      if (!response.ok) throw await this.refusal(response, label);
-      return this.answer<T>(response, label);
-    };
+    const auth = this.authFor(call, label);
+    const shape = SIGNALS_SHAPES[call.route];
     // Reads only: see the file's comment.
-    const retryable = (error: unknown) => call.method === "GET" && (error instanceof SignalsNetworkError || (error instanceof SignalsApiError && error.retryable));
-    return this.aborting(call.signal, () =>
-      withRetries(attempt, retryable, this.policy, this.timing, call.signal, (error, delay, tries) =>
-        this.debug(`retry ${tries} of ${label} in ${delay} ms after ${error instanceof Error ? error.message : String(error)}`),
-      ),
-    );
+    const retryable = (error: unknown) => call.method === "GET" && ((error instanceof SignalsNetworkError && error.retryable) || (error instanceof SignalsApiError && error.retryable));
+    return this.aborting(call.signal, async () => {
+      const answer = await this.http.retrying(label, call.signal, retryable, (timeoutMs) =>
+        this.http.exchange<T>(
+          { method: call.method, path: this.pathOf(call), body: call.body, auth, label, signal: call.signal, timeoutMs },
+          shape,
+          call.route,
+          (status, json, headers) => this.refusalOf(status, json, label, headers),
+        ),
+      );
+      return answer.body;
+    });
   }
 
-  private async aiJson<T>(path: string, payload: AiRequestBody, options: AiCallOptions): Promise<AiResult<T>> {
-    const { response, ...rest } = await this.ai(path, payload, options);
-    const label = `POST ${path}`;
-    if (!response.ok) throw await this.refusal(response, label);
-    return { body: await this.answer<T>(response, label), ...rest };
+  private async aiJson<T>(path: "/api/investigate" | "/api/analyze", payload: AiRequestBody, options: AiCallOptions): Promise<AiResult<T>> {
+    const { opened, ...rest } = await this.ai(path, payload, options);
+    const label = `POST ${path}` as const;
+    if (!opened.response.ok) throw await this.refusal(opened, label);
+    const text = await opened.text();
+    return { body: this.http.checked<T>(text, opened.response.status, label, SIGNALS_SHAPES[label], label), ...rest };
   }
 
   /** Sends an AI request through the limiter until it is answered with anything but a 429, or the budget ends. */
-  private async ai(path: string, payload: AiRequestBody, options: AiCallOptions): Promise<AiStream> {
+  private async ai(path: string, payload: AiRequestBody, options: AiCallOptions): Promise<Omit<AiStream, "response"> & { opened: Opened }> {
     const label = `POST ${path}`;
-    const call: Call = { method: "POST", path, body: payload, auth: "jwt", signal: options.signal };
-    const headers = this.headersFor(call, label);
+    const auth = this.authFor({ auth: "jwt" }, label);
     const budget = { ...this.aiBudget, ...options.budget };
     const deadline = this.timing.now() + budget.budgetMs;
     const windowMs = this.limiter.limit ? this.limiter.limit.windowMs : AI_LIMIT.windowMs;
@@ -355,11 +400,12 @@ export class SignalsClient {
           options.onWait?.(wait);
           this.options.onAiWait?.(wait);
         }
-        const response = await this.send(call, headers, label).finally(() => this.limiter.answered(sentAt));
+        const opened = await this.http.open({ method: "POST", path, body: payload, auth, label, signal: options.signal }).finally(() => this.limiter.answered(sentAt));
+        const { response } = opened;
         const rateLimit = rateLimitOf(response.headers);
         if (rateLimit) this.lastRateLimit = rateLimit;
-        if (response.status !== 429) return { response, rateLimit, attempts, waits };
-        await response.body?.cancel();
+        if (response.status !== 429) return { opened, rateLimit, attempts, waits };
+        await opened.discard();
         const now = this.timing.now();
         const next = retryAfterWait(rateLimit, now, this.timing.random(), windowMs);
         const until = now + next.retryAfterMs + next.jitterMs;
@@ -387,9 +433,8 @@ export class SignalsClient {
     return this.limiter.limit ? this.limiter.limit.requests : AI_LIMIT.requests;
   }
 
-  private headersFor(call: Call, label: string): Record<string, string> {
-    const headers: Record<string, string> = { Accept: "application/json", ...this.options.headers };
-    if (call.body !== undefined) headers["Content-Type"] = "application/json";
+  /** The credential an endpoint takes, or a refusal to send when the client was given none. */
+  private authFor(call: Pick<Call, "auth">, label: string): AuthStrategy {
     const credential = call.auth === "jwt" ? this.options.jwt : this.options.alertToken;
     if (!credential) {
       const what = call.auth === "jwt" ? "a JWT (`jwt`, sent as `Authorization: Bearer`)" : "an alert token (`alertToken`, sent as `X-Alert-Token`)";
@@ -400,64 +445,36 @@ export class SignalsClient {
       };
       throw new SignalsRequestError(problem, label);
     }
-    if (call.auth === "jwt") headers.Authorization = `Bearer ${credential}`;
-    else headers["X-Alert-Token"] = credential;
-    return headers;
+    return call.auth === "jwt" ? bearerAuth(credential) : alertTokenAuth(credential);
   }
 
-  private urlOf(call: Call): string {
+  /** The path with its query. */
+  private pathOf(call: Call): string {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) params.set(name, String(value));
     const search = params.toString();
-    return `${this.baseUrl}${call.path}${search ? `?${search}` : ""}`;
+    return `${call.path}${search ? `?${search}` : ""}`;
   }
 
-  private async send(call: Call, headers: Record<string, string>, label: string): Promise<Response> {
-    const url = this.urlOf(call);
-    this.debug(`→ ${call.method} ${url.slice(this.baseUrl.length)}`);
+  /** A refusal read from an opened exchange (its body within the transport's limits). */
+  private async refusal(opened: Opened, label: string): Promise<SignalsApiError> {
+    let text: string | undefined;
     try {
-      const response = await this.fetcher(url, {
-        method: call.method,
-        headers,
-        ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
-      this.debug(`← ${response.status} ${label}`);
-      return response;
+      text = await opened.text();
     } catch (error) {
-      if (call.signal?.aborted) throw new SignalsAbortError("aborted");
-      throw new SignalsNetworkError(`no answer from ${this.baseUrl} to ${label}: ${this.redact(causeOf(error))}`, label);
+      if (!(error instanceof SignalsProtocolError)) throw error;
     }
-  }
-
-  /** A successful answer's JSON (undefined for an empty one, as a 204). */
-  private async answer<T>(response: Response, label: string): Promise<T> {
-    const text = await this.text(response, label);
-    if (!text) return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new SignalsNetworkError(`${label} answered ${response.status} with a body that is not JSON; is ${this.baseUrl} the Consumer Signals API?`, label);
-    }
-  }
-
-  private async refusal(response: Response, label: string): Promise<SignalsApiError> {
-    const text = await this.text(response, label);
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
       body = undefined;
     }
-    return new SignalsApiError(response.status, redactDeep(body, (s) => this.redact(s)), label, rateLimitOf(response.headers));
+    return this.refusalOf(opened.response.status, body, label, opened.response.headers);
   }
 
-  private async text(response: Response, label: string): Promise<string> {
-    try {
-      return await response.text();
-    } catch (error) {
-      throw new SignalsNetworkError(`the answer to ${label} broke off: ${this.redact(causeOf(error))}`, label);
-    }
+  private refusalOf(status: number, body: unknown, label: string, headers: Headers): SignalsApiError {
+    return new SignalsApiError(status, redactDeep(body, (s) => this.redact(s)), label, rateLimitOf(headers));
   }
 
   /** Runs `work`, turning an abort (from the caller's signal, in a wait or a fetch) into `SignalsAbortError`. */
@@ -471,12 +488,12 @@ export class SignalsClient {
   }
 
   private debug(line: string): void {
-    this.options.debug?.(this.redact(line));
+    this.http.debug(line);
   }
 
   /** Text that might quote a credential never carries it. */
   redact(text: string): string {
-    return redactSecrets(text, [this.options.jwt, this.options.alertToken]);
+    return this.http.redact(text);
   }
 }
 

@@ -9,13 +9,15 @@
  *   `429` body; for any other status the error's `kind` comes from the status alone.
  * - `SignalsRateLimitError`: the AI endpoints' shared limit would need a longer wait than the
  *   caller's budget allows (after a `429`, or before sending, by the client's own count).
- * - `SignalsNetworkError`: no answer, or one that is not the JSON the API sends.
+ * - `SignalsNetworkError`: no answer (refused, timed out, broken off).
+ * - `SignalsProtocolError`: an answer not taken: a redirect refused, one too large, not JSON,
+ *   or not the shape the reference gives its endpoint. Never retried.
  * - `SignalsAbortError`: the caller's AbortSignal fired.
  *
  * Messages never carry a credential: the client redacts both before building one.
  */
 import type { Fault } from "@wfkit/core";
-import { CallAbortedError, NoAnswerError } from "../errors.js";
+import { BadAnswerError, CallAbortedError, clipMessage, NoAnswerError } from "../errors.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 
 export const SIGNALS_REQUEST_CODES = {
@@ -107,7 +109,7 @@ export class SignalsApiError extends Error {
 function messageOf(status: number, body: unknown): string {
   if (body !== null && typeof body === "object" && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
-    for (const key of ["message", "error", "detail"]) if (typeof record[key] === "string" && record[key]) return record[key] as string;
+    for (const key of ["message", "error", "detail"]) if (typeof record[key] === "string" && record[key]) return clipMessage(record[key] as string);
   }
   return `The service answered ${status} without an error message.`;
 }
@@ -134,9 +136,14 @@ export class SignalsRateLimitError extends Error {
   }
 }
 
-/** No answer from the Consumer Signals API, or one that is not the JSON it sends. */
+/** No answer from the Consumer Signals API. */
 export class SignalsNetworkError extends NoAnswerError {
   override readonly name = "SignalsNetworkError";
+}
+
+/** An answer from the Consumer Signals API that the client did not take (see `BadAnswerError`). */
+export class SignalsProtocolError extends BadAnswerError {
+  override readonly name = "SignalsProtocolError";
 }
 
 /** The caller's AbortSignal fired, before an answer or during a wait. */
@@ -144,7 +151,7 @@ export class SignalsAbortError extends CallAbortedError {
   override readonly name = "SignalsAbortError";
 }
 
-export type SignalsError = SignalsRequestError | SignalsApiError | SignalsRateLimitError | SignalsNetworkError | SignalsAbortError;
+export type SignalsError = SignalsRequestError | SignalsApiError | SignalsRateLimitError | SignalsNetworkError | SignalsProtocolError | SignalsAbortError;
 
 export function isSignalsError(error: unknown): error is SignalsError {
   return (
@@ -152,6 +159,7 @@ export function isSignalsError(error: unknown): error is SignalsError {
     error instanceof SignalsApiError ||
     error instanceof SignalsRateLimitError ||
     error instanceof SignalsNetworkError ||
+    error instanceof SignalsProtocolError ||
     error instanceof SignalsAbortError
   );
 }

@@ -18,6 +18,7 @@ export {
   SignalsApiError,
   SignalsRateLimitError,
   SignalsNetworkError,
+  SignalsProtocolError,
   SignalsAbortError,
   SIGNALS_REQUEST_CODES,
   isSignalsError,
