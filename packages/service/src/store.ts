@@ -312,7 +312,7 @@ export class Store {
           this.notices.push(`dropped the torn last entry of ${journal} (line ${line.number}: ${line.problem}); an entry cut short by a crash was never acknowledged`);
           continue;
         }
-        if (!recover) throw new StoreError(`${journal} is damaged at line ${line.number} of ${total} (${line.problem}); only a torn last entry can be dropped, and ${total - line.number} more follow it. ${capitalise(recoverHint)}`);
+        if (!recover) throw new StoreError(`${journal} is damaged at line ${line.number} of ${total} (${line.problem}); that is not a torn last entry, the only kind that can be dropped safely. ${capitalise(recoverHint)}`);
         lost.push({ line, why: line.problem });
         continue;
       }
@@ -365,10 +365,9 @@ export class Store {
       const whose = line.entry ? "" : following !== undefined && following <= snapshotSequence ? ", already in the snapshot" : following === undefined ? `, after transaction ${this.sequence}` : "";
       return `line ${line.number} (${why}${whose})`;
     });
+    const skipped = described.length ? `; skipped ${described.join(", ")}` : "";
     const transactions = missing.length ? `; missing transactions: ${compactRanges(missing)}` : "";
-    this.notices.push(
-      `recovered ${file}: kept ${kept} journal ${kept === 1 ? "entry" : "entries"} after the snapshot's transaction ${snapshotSequence}; skipped ${described.join(", ")}${transactions}; the damaged journal was moved to ${aside}`,
-    );
+    this.notices.push(`recovered ${file}: kept ${kept} journal ${kept === 1 ? "entry" : "entries"} after the snapshot's transaction ${snapshotSequence}${skipped}${transactions}; the damaged journal was moved to ${aside}`);
   }
 
   private appendJournal(statements: Statement[]): void {

@@ -6,6 +6,7 @@ import { catalogueAt } from "../catalogue-file.js";
 import { CliError, describeFsError, UsageError } from "../errors.js";
 import { displayPathOf } from "../files.js";
 import type { Io } from "../io.js";
+import { printable } from "../printable.js";
 import { loadService } from "../siblings.js";
 import { serveSpec } from "./specs.js";
 
@@ -34,12 +35,14 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
   if (port > 65535) throw new UsageError(`--port must be at most 65535 (got ${port})`, "serve");
   const hostname = stringFlag(args, "host") ?? "127.0.0.1";
   const json = booleanFlag(args, "json");
+  const recover = booleanFlag(args, "recover");
   const resolve = (flag: string) => {
     const value = stringFlag(args, flag);
     return value === undefined ? undefined : path.resolve(io.cwd, value);
   };
   const limitText = stringFlag(args, "signals-ai-limit");
   const dbFile = resolve("db");
+  if (recover && !dbFile) throw new UsageError("--recover repairs the journal of a --db FILE; give --db", "serve");
   const catalogueFile = resolve("catalogue");
 
   // Loaded only here: the HTTP server and the WebAssembly SQLite are most of its weight.
@@ -65,6 +68,22 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
     signalsAiLimit = parsed.limit;
   }
 
+  // What the operator should hear about the database: a recovery, a torn last entry dropped,
+  // a stale lock taken over (one line each, on stderr, also with --json).
+  const notices: string[] = [];
+  if (recover && dbFile) {
+    // Recovered on its own, then opened as on any start: the journal is set aside and the
+    // snapshot holds every intact entry before the service sees the file.
+    try {
+      const store = await service.Store.open(dbFile, undefined, { recover: true });
+      notices.push(...store.notices);
+      store.close();
+    } catch (error) {
+      if (error instanceof service.StoreError) throw new CliError(error.message);
+      throw error;
+    }
+  }
+
   let server: Awaited<ReturnType<ServiceModule["startServer"]>>;
   try {
     server = await service.startServer({ port, hostname, ...(dbFile ? { db: dbFile } : {}), ...(seed ? { seed } : {}), catalogue, ...(mocks ? { mocks } : {}), ...(signalsAiLimit ? { signalsAiLimit } : {}) });
@@ -76,6 +95,8 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
     if (code === "EACCES") throw new CliError(`not allowed to listen on port ${port} (ports below 1024 need privileges)`);
     throw error;
   }
+
+  for (const notice of [...notices, ...server.service.store.notices]) io.stderr.write(`wfkit serve: ${printable(notice)}\n`);
 
   const keys = server.service.issuedKeys;
   const keyFor = (role: "read" | "write") => keys.find((key) => key.role === role)?.key ?? null;
