@@ -43,8 +43,12 @@ const CREATION_GRACE_MS = 2000;
 /** How long to retry while another process is taking over a stale lock, or writing a new one. */
 const RETRY_MS = 3000;
 
+/**
+ * `FILE.lock` beside the file's real path: two spellings of one database (a symbolic link to
+ * it or to its directory, `..` in the path) are one lock.
+ */
 export function lockPath(file: string): string {
-  return `${file}.lock`;
+  return `${realFile(file)}.lock`;
 }
 
 /**
@@ -53,7 +57,7 @@ export function lockPath(file: string): string {
  */
 export function acquireLock(file: string): HeldLock {
   const target = lockPath(file);
-  const key = canonical(target);
+  const key = target;
   if (heldHere.has(key)) throw new LockRefused(`${file} is already open in this process (pid ${process.pid}); close it first`);
   const holder: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() };
   const content = JSON.stringify(holder) + "\n";
@@ -201,12 +205,16 @@ function unlinkQuietly(file: string): void {
   }
 }
 
-/** The lock's path through its directory's real path, so two spellings of one file are one lock. */
-function canonical(file: string): string {
+/** The file's real path if it exists, else its directory's real path and its name. */
+function realFile(file: string): string {
   try {
-    return path.join(realpathSync(path.dirname(file)), path.basename(file));
+    return realpathSync(file);
   } catch {
-    return path.resolve(file);
+    try {
+      return path.join(realpathSync(path.dirname(file)), path.basename(file));
+    } catch {
+      return path.resolve(file);
+    }
   }
 }
 

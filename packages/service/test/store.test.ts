@@ -4,7 +4,7 @@
  * (`crashImage`) opened while the original is still open, as a kill -9 would leave them.
  */
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { journalPath, Store, StoreError } from "../src/index.js";
@@ -182,6 +182,29 @@ describe("store", () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
     const again = await Store.open(file);
     again.close();
+  });
+});
+
+describe("the lock", () => {
+  it("takes over a lock naming this very process that this process does not hold (a pid reused after a reboot or in a container)", async () => {
+    const file = databaseFile();
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: "2020-01-01T00:00:00.000Z" }));
+    const store = await Store.open(file);
+    expect(store.notices).toEqual([`took over ${file}.lock: the service that held it (pid ${process.pid}, since 2020-01-01T00:00:00.000Z) no longer runs`]);
+    expect(JSON.parse(readFileSync(`${file}.lock`, "utf8"))).toMatchObject({ pid: process.pid, hostname: hostname() });
+    store.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("releases the lock when the open is refused, and does not remove a lock it does not hold", async () => {
+    const file = databaseFile();
+    writeFileSync(file, "this is not sqlite, just text that is long enough to have a header ".repeat(10));
+    await expect(Store.open(file)).rejects.toThrow(/is not a wfkit service database/);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    const other = JSON.stringify({ pid: 1, hostname: "elsewhere.example", startedAt: "2020-01-01T00:00:00.000Z" });
+    writeFileSync(`${file}.lock`, other);
+    await expect(Store.open(file)).rejects.toThrow(/on another host \(pid 1 on elsewhere\.example/);
+    expect(readFileSync(`${file}.lock`, "utf8")).toBe(other);
   });
 });
 
