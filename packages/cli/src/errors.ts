@@ -21,6 +21,14 @@ export class CliError extends Error {
   override readonly name = "CliError";
 }
 
+/**
+ * A file that already holds something else is not replaced without `--force`: what a pull
+ * writes comes from a server, and the user's own catalogue or source there may be the only
+ * copy. A refusal (exit 1), not an I/O failure: the file is left untouched.
+ */
+export class ReplaceRefused extends CliError {
+}
+
 /** Turns an fs error into a sentence a user can act on, naming the path as they wrote it. */
 export function describeFsError(error: unknown, displayPath: string): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -29,7 +29,7 @@ import {
   templatesSpec,
   viewsSpec,
 } from "./commands/specs.js";
-import { CliError, UsageError } from "./errors.js";
+import { CliError, ReplaceRefused, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { printable } from "./printable.js";
 import { HOMEPAGE, VERSION } from "./project.js";
@@ -132,6 +132,9 @@ export function reportFailure(error: unknown, io: Io): number {
   if (error instanceof UsageError) {
     const help = error.command ? `wfkit ${error.command} --help` : "wfkit --help";
     io.stderr.write(`wfkit${error.command ? ` ${error.command}` : ""}: ${printable(error.message)} (see \`${help}\`)\n`);
+  } else if (error instanceof ReplaceRefused) {
+    io.stderr.write(`wfkit: ${printable(error.message)}\n`);
+    return EXIT.faults;
   } else if (error instanceof CliError) {
     io.stderr.write(`wfkit: ${printable(error.message)}\n`);
   } else {

@@ -10,10 +10,10 @@
  *   link, or as a hard link to it) is refused before any work, so the source is never lost.
  */
 import type { Stats } from "node:fs";
-import { realpath, stat } from "./fs-lazy.js";
+import { readFile, realpath, stat } from "./fs-lazy.js";
 import path from "node:path";
 import { resolveWriteTarget, writeFileAtomic, type WriteOutcome } from "./atomic-write.js";
-import { CliError } from "./errors.js";
+import { CliError, ReplaceRefused } from "./errors.js";
 import { displayPathOf } from "./files.js";
 import type { Io } from "./io.js";
 
@@ -46,7 +46,16 @@ export async function outputTarget(output: string | undefined, io: Io, inputs: r
   return { kind: "file", path: target.path, displayPath };
 }
 
-export async function writeOutput(text: string, target: OutputTarget, io: Io): Promise<WriteOutcome | "stdout"> {
+/**
+ * Writes `text` where `target` says. With `guard`, a file that already holds other content is
+ * not replaced unless `force` (see ReplaceRefused); the guard reads before anything is written.
+ */
+export async function writeOutput(text: string, target: OutputTarget, io: Io, options: { force?: boolean; guard?: boolean } = {}): Promise<WriteOutcome | "stdout"> {
+  if (options.guard && !options.force && target.kind === "file") {
+    const current = await readFile(target.path, "utf8").catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)));
+    if (current !== undefined && current !== text)
+      throw new ReplaceRefused(`${target.displayPath} already exists with other content, and was left as it was; add --force to replace it, or write to another file with -o`);
+  }
   if (target.kind === "stdout") {
     io.stdout.write(text);
     return "stdout";

@@ -11,6 +11,7 @@ export { defaultCatalogue } from "./default-catalogue.js";
 export { validateDefinition, type ValidateOptions, type ValidationResult } from "./validate.js";
 export { CheckSession } from "./check-session.js";
 export { jsonEqual } from "./json-equal.js";
+export { MAX_JSON_DEPTH, tooDeeplyNestedMessage, firstBracketBeyond } from "./json-depth.js";
 export { rules, ruleById, type Rule, type RuleMeta } from "./rules/index.js";
 export {
   diagnosticCodes,

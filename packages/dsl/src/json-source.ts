@@ -9,7 +9,7 @@
  * (`complete`), which lets a user see every problem at once.
  */
 import { parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from "jsonc-parser";
-import { DSL_CODES } from "@wfkit/core";
+import { DSL_CODES, firstBracketBeyond } from "@wfkit/core";
 import { sourceFault, type SourceFault } from "./diagnostics.js";
 import { LineIndex, type Span } from "./positions.js";
 import { arrayIndexOf, LazySourceMap, type PointerPart, type PointerResolution } from "./source-map.js";
@@ -349,37 +349,6 @@ function tooDeeplyNested(text: string, lines: LineIndex, offset: number): JsonSo
   const message = tooDeeplyNestedMessage("a JSON file");
   const faults = [sourceFault(lines, DSL_CODES.jsonSyntax, message, { start: offset, end: Math.min(text.length, offset + 1) })];
   return { value: undefined, complete: false, faults, sourceMap: new JsonSourceMap(text, undefined), tree: undefined };
-}
-
-/**
- * Offset of the first `[` or `{` that opens level `limit + 1`, or -1. One pass over the
- * characters, reading strings and comments as jsonc-parser's scanner does (a string ends at
- * its closing quote or at a line break; a backslash takes the next character), so brackets
- * inside them do not count.
- */
-function firstBracketBeyond(text: string, limit: number): number {
-  let depth = 0;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      for (i++; i < length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22 || d === 0x0a || d === 0x0d) break;
-      }
-    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2f) {
-      while (i < length && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d) i++;
-    } else if (c === 0x2f && text.charCodeAt(i + 1) === 0x2a) {
-      const end = text.indexOf("*/", i + 2);
-      i = end < 0 ? length : end + 1;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return i;
-    } else if ((c === 0x5d || c === 0x7d) && depth > 0) {
-      depth--;
-    }
-  }
-  return -1;
 }
 
 interface DescribedError {

@@ -5,25 +5,7 @@
 import type { JsonLiteral, JsonMember, JsonScalarLiteral } from "./ast.js";
 import { type Span, spanOf } from "./positions.js";
 
-/**
- * How deeply arrays and objects may nest in JSON that wfkit reads: a `.json` source and a
- * JSON literal in `.wf` alike. Past it the text is refused with a fault at the first bracket
- * too deep. Walks over values (jsonc-parser's reader, JSON.stringify, matchers) recurse per
- * level and overflow Node's default stack at about 5,000 levels; a definition needs fewer than
- * 10. (Structured clone overflows below 2,000 levels of objects: values are never sent between
- * threads, only text.)
- */
-export const MAX_JSON_DEPTH = 2_000;
-
-// Formatted on first need: `toLocaleString` costs about 0.1 ms a call (and loads ICU's number
-// formatting the first time), and error-dense text can ask for this message once per literal.
-let maxDepthText: string | undefined;
-
-/** Why a value nested past `MAX_JSON_DEPTH` is refused (`source`: "a JSON file", "a JSON literal"). */
-export function tooDeeplyNestedMessage(source: string): string {
-  maxDepthText ??= MAX_JSON_DEPTH.toLocaleString("en");
-  return `this value nests arrays and objects more than ${maxDepthText} levels deep, more than wfkit reads in ${source} (a workflow definition needs fewer than 10)`;
-}
+export { MAX_JSON_DEPTH, tooDeeplyNestedMessage } from "@wfkit/core";
 
 /**
  * Sets an own, enumerable field, even one named `__proto__` (a plain assignment would change

@@ -7,7 +7,7 @@
  * Every body is `{error, message, ...}`: `error` is the stable code, `message` says what is
  * wrong and what to do.
  */
-import type { Fault } from "@wfkit/core";
+import { tooDeeplyNestedMessage, type Fault } from "@wfkit/core";
 
 export interface ErrorBody {
   error: string;
@@ -26,7 +26,8 @@ export class ApiError extends Error {
   }
 }
 
-export type Feature = "workflows" | "workflows_api";
+/** What a `402 plan_required` names as `required_feature`: a plan feature, or the assistant surface's entitlement. */
+export type Feature = "workflows" | "workflows_api" | "anya";
 export type UsageOutage = "credit_policy_unconfigured" | "platform_unavailable";
 
 export const errors = {
@@ -45,7 +46,9 @@ export const errors = {
       message:
         feature === "workflows_api"
           ? `The account's plan (${plan}) has Workflows in the browser only; calling the API with a key or an OAuth token needs a plan with \`workflows_api\`. Upgrade the plan, or use the browser application.`
-          : `The account's plan (${plan}) does not include Workflows. Upgrade the plan to use it.`,
+          : feature === "anya"
+            ? `The assistant surface (/anya) is gated by the \`anya\` entitlement, which the account (plan ${plan}) does not hold; API scopes do not grant it. Ask for the entitlement on the account (locally: \`"entitlements": ["anya"]\` on the account in the seed file, or POST /__admin/accounts/{id}).`
+            : `The account's plan (${plan}) does not include Workflows. Upgrade the plan to use it.`,
       required_feature: feature,
     }),
   allowanceExhausted: (needed: number, left: number) =>
@@ -86,11 +89,18 @@ export const errors = {
     new ApiError(403, { error: "not_owner", message: `Only the workflow's owner may ${what}; organisation members can read the workflow and its runs but not change or run it.` }),
   badRequest: (message: string, pointer?: string) => new ApiError(400, { error: "invalid_request", message, ...(pointer !== undefined ? { pointer } : {}) }),
   malformedJson: (detail: string) => new ApiError(400, { error: "malformed_json", message: `The body is not valid JSON (${detail}). Send a JSON object.` }),
+  tooDeeplyNested: (offset: number) =>
+    new ApiError(400, { error: "malformed_json", message: `The body cannot be read: ${tooDeeplyNestedMessage("a request body")}. The first bracket too deep is at character ${offset}; flatten the value.`, code: "json-syntax", offset }),
   bodyTooLarge: (limit: number) => new ApiError(413, { error: "payload_too_large", message: `The body is larger than ${limit} bytes, the most this service accepts.` }),
   routeNotFound: (method: string, path: string) =>
     new ApiError(404, { error: "route_not_found", message: `There is no route ${method} ${path}. The Workflows API lives under /api/v1/workflows, the Consumer Signals API under /signals/api (see docs/service.md).` }),
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     new ApiError(405, { error: "method_not_allowed", message: `${path} does not accept ${method}; it accepts ${allowed.join(", ")}.` }, { Allow: allowed.join(", ") }),
+  anyaNotShown: (method: string, path: string) =>
+    new ApiError(404, {
+      error: "not_shown",
+      message: `${method} ${path} passed the assistant surface's gate (the \`anya\` entitlement), but the reference does not show what the surface holds, so wfkit serve has nothing behind it.`,
+    }),
   workflowNotFound: (id: string) => new ApiError(404, { error: "workflow_not_found", message: `There is no workflow ${id} that this caller can see.` }),
   versionNotFound: (id: string) => new ApiError(404, { error: "version_not_found", message: `Workflow has no version ${id}.` }),
   runNotFound: (id: string) => new ApiError(404, { error: "run_not_found", message: `This workflow has no run ${id}.` }),

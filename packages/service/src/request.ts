@@ -1,5 +1,6 @@
 /** Reading a request: its peer address and its JSON body, with every bad body a clear 4xx. */
 import type { Context } from "hono";
+import { firstBracketBeyond, MAX_JSON_DEPTH } from "@wfkit/core";
 import { errors } from "./errors.js";
 import { LIMITS } from "./policy.js";
 
@@ -35,6 +36,12 @@ export async function readJson(c: Context, whenEmpty?: unknown): Promise<unknown
     if (whenEmpty !== undefined) return whenEmpty;
     throw errors.badRequest("the body is empty; send a JSON object");
   }
+  // Refused before parsing, as `wfkit check` refuses such a file: what reads or echoes the
+  // value (the checker's messages, the JSON answer) may walk it recursively.
+  if (text.length > MAX_JSON_DEPTH) {
+    const offset = firstBracketBeyond(text, MAX_JSON_DEPTH);
+    if (offset >= 0) throw errors.tooDeeplyNested(offset);
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -47,14 +54,45 @@ export async function readEmpty(c: Context): Promise<void> {
   await readObject(c, [], true);
 }
 
+/**
+ * The body as text, read as its bytes arrive and abandoned at the limit: a sender that
+ * declares no length (chunked) or lies about it costs at most the limit, never the whole
+ * upload. What is left unread is drained and dropped by the server, not kept.
+ */
 async function readText(c: Context): Promise<string> {
   const declared = Number(c.req.header("Content-Length") ?? "0");
   if (declared > LIMITS.bodyBytes) throw errors.bodyTooLarge(LIMITS.bodyBytes);
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > LIMITS.bodyBytes) throw errors.bodyTooLarge(LIMITS.bodyBytes);
+  const bytes = await readBounded(c.req.raw.body, LIMITS.bodyBytes);
+  if (bytes === undefined) throw errors.bodyTooLarge(LIMITS.bodyBytes);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw errors.malformedJson("it is not UTF-8 text");
   }
+}
+
+/** At most `limit` bytes of `body`, or undefined (the stream cancelled) once it would exceed them. */
+export async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
 }

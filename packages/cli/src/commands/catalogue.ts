@@ -1,6 +1,7 @@
 /** `wfkit catalogue pull`: the service's part catalogue, saved where offline checks read it. */
-import { parseCommandArgs, stringFlag } from "../args.js";
-import { UsageError } from "../errors.js";
+import { loadCatalogue } from "@wfkit/core";
+import { booleanFlag, parseCommandArgs, stringFlag } from "../args.js";
+import { CliError, UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 import { outputTarget, writeOutput } from "../output-target.js";
 import { connect, printJson, reportingRefusals } from "../remote.js";
@@ -13,9 +14,17 @@ export async function runCatalogue(argv: readonly string[], io: Io): Promise<num
   const { client, format } = connect(args, io, "catalogue");
   const target = await outputTarget(stringFlag(args, "output"), io, []);
   return reportingRefusals(io, format, async () => {
-    const catalogue = await client.parts();
-    // The response is the catalogue's own format (`catalogueVersion`, `parts`): what --catalogue reads.
-    const outcome = await writeOutput(JSON.stringify(catalogue, null, 2) + "\n", target, io);
+    const answer = await client.parts();
+    // The response is the catalogue's own format (`catalogueVersion`, `parts`): what --catalogue
+    // reads. It is judged as --catalogue would judge it before a byte is written, so a bad
+    // answer never replaces a good file.
+    const loaded = loadCatalogue(answer);
+    if (!loaded.ok) {
+      const first = loaded.problems[0]!;
+      throw new CliError(`the service's catalogue (GET /api/v1/workflows/catalogue/parts) is not a catalogue wfkit can check against (${first.pointer || "the document"}: ${first.message}${loaded.problems.length > 1 ? `, and ${loaded.problems.length - 1} more problems` : ""}); nothing was written`);
+    }
+    const catalogue = loaded.catalogue;
+    const outcome = await writeOutput(JSON.stringify(catalogue, null, 2) + "\n", target, io, { guard: true, force: booleanFlag(args, "force") });
     if (target.kind === "file") {
       const summary = { ok: true, path: target.displayPath, parts: catalogue.parts.length, changed: outcome === "written" };
       if (format === "json") printJson(io, summary);

@@ -11,6 +11,7 @@ import { FORMATS } from "../formats/format.js";
 export const REMOTE_FLAGS: Record<string, FlagSpec> = {
   "base-url": { type: "string", value: "URL", description: "The Workflows API (default: WFKIT_BASE_URL, else `baseUrl` in wfkit.config.json)." },
   "token-file": { type: "string", value: "FILE", description: "Read the credential from FILE (default: the WFKIT_TOKEN environment variable)." },
+  timeout: { type: "string", value: "SECONDS", description: "Give up on a request not fully answered in SECONDS (default: WFKIT_TIMEOUT, else 30); a retry gets its own." },
   format: { type: "string", short: "f", value: "FORMAT", description: "text (default) or json (one JSON document on stdout, errors included)." },
 };
 
@@ -37,6 +38,7 @@ export const checkSpec: CommandSpec = {
     remote: { type: "boolean", description: "Also ask the service's validate-definition and report every difference from wfkit's verdict." },
     "base-url": REMOTE_FLAGS["base-url"]!,
     "token-file": REMOTE_FLAGS["token-file"]!,
+    timeout: REMOTE_FLAGS.timeout!,
     format: { type: "string", short: "f", value: "FORMAT", description: `Output format: ${FORMATS.join(", ")} (default: pretty).` },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue to check against (default: the config's, else the built-in SAMPLE)." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json for every file instead of searching for one." },
@@ -353,6 +355,7 @@ export const catalogueSpec: CommandSpec = {
   ].join("\n"),
   flags: {
     output: { type: "string", short: "o", value: "FILE", description: "Write the catalogue to this regular file; - is stdout." },
+    force: { type: "boolean", description: "Replace FILE even when it holds other content (without it, such a file is left untouched and the exit status is 1)." },
     ...REMOTE_FLAGS,
   },
   examples: [{ comment: "Keep the project's catalogue current", command: "wfkit catalogue pull -o catalogue.json" }],
@@ -381,6 +384,7 @@ export const templatesSpec: CommandSpec = {
   details: ["`pull` takes a template's id or name and writes it decompiled to .wf, atomically.", "", REMOTE_DETAILS].join("\n"),
   flags: {
     output: { type: "string", short: "o", value: "FILE.wf", description: "pull: write the source to this regular file; - is stdout." },
+    force: { type: "boolean", description: "pull: replace FILE.wf even when it holds other content (without it, such a file is left untouched and the exit status is 1)." },
     ...REMOTE_FLAGS,
   },
   examples: [
@@ -415,6 +419,7 @@ export const pinSpec: CommandSpec = {
 const SIGNALS_REMOTE_FLAGS: Record<string, FlagSpec> = {
   "base-url": { type: "string", value: "URL", description: "The Consumer Signals API (default: the WFKIT_SIGNALS_URL environment variable)." },
   "token-file": { type: "string", value: "FILE", description: "Read the credential from FILE (default: WFKIT_SIGNALS_JWT for signals, WFKIT_ALERT_TOKEN for alerts and views)." },
+  timeout: REMOTE_FLAGS.timeout!,
   json: { type: "boolean", description: "Print the service's answer as JSON on stdout (errors too); the same as --format json." },
   format: { type: "string", short: "f", value: "FORMAT", description: "text (default) or json." },
 };

@@ -1,6 +1,6 @@
 /** `wfkit templates list | pull NAME -o FILE.wf`: the service's gallery, as .wf source. */
 import { decompile } from "@wfkit/dsl";
-import { parseCommandArgs, stringFlag } from "../args.js";
+import { booleanFlag, parseCommandArgs, stringFlag } from "../args.js";
 import { CliError, UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 import { outputTarget, writeOutput } from "../output-target.js";
@@ -31,7 +31,7 @@ export async function runTemplates(argv: readonly string[], io: Io): Promise<num
       const templates = await client.templates();
       const template = templates.find((t) => t.id === wanted) ?? templates.find((t) => t.name === wanted);
       if (!template) throw new CliError(`the gallery has no template \`${wanted}\` (it has: ${templates.map((t) => t.id).join(", ")})`);
-      await writeOutput(printableKeepingLineBreaks(decompile(template.definition, { workflowName: template.id })), target, io);
+      await writeOutput(printableKeepingLineBreaks(decompile(template.definition, { workflowName: template.id })), target, io, { guard: true, force: booleanFlag(args, "force") });
       if (target.kind === "file") {
         if (format === "json") printJson(io, { ok: true, template: template.id, path: target.displayPath });
         else io.stderr.write(`wfkit: ${target.displayPath}: template ${printable(template.id)}\n`);
