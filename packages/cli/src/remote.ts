@@ -4,11 +4,16 @@
  * or the file `--token-file` names; never a flag value, which shell history would keep), the
  * `--format`, and what each refusal of the reference's error table tells the user to do.
  *
+ * Each request waits at most `--timeout` seconds (else `WFKIT_TIMEOUT`, else 30), its answer's
+ * body included; each retry is announced on stderr as it is about to happen.
+ *
  * Exit codes: 1 when the service refused or the run failed, 2 for a usage mistake, a missing
- * base URL or credential, or a service that could not be reached.
+ * base URL or credential, a service that could not be reached or did not answer in time, or
+ * an answer wfkit did not take (a redirect to another origin, one too large, one not of its
+ * endpoint's shape).
  */
 import path from "node:path";
-import { isWorkflowsError, WorkflowsApiError, WorkflowsClient, WorkflowsNetworkError, type WorkflowsError } from "@wfkit/client";
+import { isWorkflowsError, WorkflowsApiError, WorkflowsClient, WorkflowsNetworkError, WorkflowsProtocolError, type RetryNotice, type WorkflowsError } from "@wfkit/client";
 import { isServiceUrl, readRegularFile } from "@wfkit/project";
 import type { ParsedArgs } from "./args.js";
 import { choiceFlag, stringFlag } from "./args.js";
@@ -38,9 +43,49 @@ export function connect(args: ParsedArgs, io: Io, command: string): Remote {
 export function clientFor(args: ParsedArgs, io: Io, command: string): Omit<Remote, "format"> {
   const baseUrl = baseUrlOf(args, io, command);
   const credential = credentialOf(args, io);
-  const debug = io.env.WFKIT_DEBUG ? (line: string) => io.stderr.write(`wfkit: debug: ${printable(line)}\n`) : undefined;
-  const client = new WorkflowsClient({ baseUrl, credential, ...(debug ? { debug } : {}), retry: { budgetMs: retryBudgetMs(io) } });
+  const client = new WorkflowsClient({ baseUrl, credential, ...transportOptions(args, io, command) });
   return { client, baseUrl };
+}
+
+/**
+ * What both clients of a command line share: the timeout, the retry budget, the retry
+ * announcements and, with WFKIT_DEBUG, the debug lines.
+ */
+export function transportOptions(args: ParsedArgs, io: Io, command: string) {
+  const debug = io.env.WFKIT_DEBUG ? (line: string) => io.stderr.write(`wfkit: debug: ${printable(line)}\n`) : undefined;
+  return {
+    timeoutMs: timeoutMsOf(args, io, command),
+    retry: { budgetMs: retryBudgetMs(io) },
+    onRetry: (notice: RetryNotice) => io.stderr.write(`wfkit: retrying in ${(notice.delayMs / 1000).toFixed(1)} s after ${printable(notice.message)}\n`),
+    ...(debug ? { debug } : {}),
+  };
+}
+
+/** The longest `--timeout` or WFKIT_TIMEOUT taken: an hour. */
+const MAX_TIMEOUT_SECONDS = 3600;
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** How long one request may wait for its whole answer: `--timeout SECONDS`, else WFKIT_TIMEOUT, else 30 s. */
+export function timeoutMsOf(args: ParsedArgs, io: Io, command: string): number {
+  const flag = stringFlag(args, "timeout");
+  if (flag !== undefined) {
+    const seconds = secondsOf(flag);
+    if (seconds === undefined) throw new UsageError(`--timeout must be a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}, such as 30 or 2.5 (got \`${flag}\`)`, command);
+    return seconds * 1000;
+  }
+  const env = io.env.WFKIT_TIMEOUT;
+  if (env !== undefined && env !== "") {
+    const seconds = secondsOf(env);
+    if (seconds === undefined) throw new CliError(`WFKIT_TIMEOUT must be a number of seconds greater than 0 and at most ${MAX_TIMEOUT_SECONDS}, such as 30 or 2.5`);
+    return seconds * 1000;
+  }
+  return DEFAULT_TIMEOUT_SECONDS * 1000;
+}
+
+function secondsOf(text: string): number | undefined {
+  if (!/^\s*\d{1,4}(\.\d{1,3})?\s*$/.test(text)) return undefined;
+  const seconds = Number(text);
+  return seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS ? seconds : undefined;
 }
 
 /** How long retries may take in all: `WFKIT_RETRY_BUDGET_MS` (for CI), else 20 s. */
@@ -95,7 +140,8 @@ export function projectRoot(io: Io): string {
 
 /** What happened and what to do, for each row of the error table. One line, no credential. */
 export function explain(error: WorkflowsError, subject: { workflow?: string } = {}): string {
-  if (error instanceof WorkflowsNetworkError) return `${error.message}; is the service running, and is the base URL right? (retried where safe)`;
+  if (error instanceof WorkflowsNetworkError) return explainNoAnswer(error);
+  if (error instanceof WorkflowsProtocolError) return explainBadAnswer(error);
   if (!(error instanceof WorkflowsApiError)) return "stopped: the wait was interrupted";
   const tag = `(${error.status} ${error.code})`;
   switch (error.kind) {
@@ -128,6 +174,17 @@ export function explain(error: WorkflowsError, subject: { workflow?: string } = 
   }
 }
 
+/** A request that got no answer, with what to check. Shared with the Consumer Signals commands. */
+export function explainNoAnswer(error: { message: string; reason: string }, retried = "retried where safe"): string {
+  if (error.reason === "timeout") return `${error.message}; is the service overloaded, or the address one that never answers? (${retried}; --timeout SECONDS or WFKIT_TIMEOUT allows longer)`;
+  return `${error.message}; is the service running, and is the base URL right? (${retried})`;
+}
+
+/** An answer wfkit did not take (the message names the request and why). Shared with the Consumer Signals commands. */
+export function explainBadAnswer(error: { message: string; reason: string }): string {
+  return error.reason === "too_large" ? `${error.message}; is the base URL the service's?` : error.message;
+}
+
 function amounts(error: WorkflowsApiError): string {
   const details = error.body.details as { requiredMinorUnits?: unknown; availableMinorUnits?: unknown } | undefined;
   if (typeof details?.requiredMinorUnits !== "number" || typeof details.availableMinorUnits !== "number") return "";
@@ -142,6 +199,7 @@ function firstFaults(error: WorkflowsApiError): string {
 /** The JSON a `--format json` command prints for a refusal. */
 export function errorJson(error: WorkflowsError, message: string): Record<string, unknown> {
   const base: Record<string, unknown> = { ok: false, kind: error.kind, message };
+  if (error instanceof WorkflowsNetworkError || error instanceof WorkflowsProtocolError) Object.assign(base, { reason: error.reason, request: error.request, retryable: error.retryable });
   if (error instanceof WorkflowsApiError) {
     Object.assign(base, { status: error.status, code: error.code, retryable: error.retryable });
     if (error.requiredScope) base.requiredScope = error.requiredScope;
@@ -154,7 +212,8 @@ export function errorJson(error: WorkflowsError, message: string): Record<string
 
 /**
  * Runs a command's calls, turning a refusal into one line on stderr (or JSON on stdout with
- * `--format json`) and its exit code: 1 refused, 2 unreachable.
+ * `--format json`) and its exit code: 1 refused, 2 unreachable, timed out, or an answer not
+ * taken (`bad_answer`).
  */
 export async function reportingRefusals(io: Io, format: OutputFormat, work: () => Promise<number>, subject: { workflow?: string } = {}): Promise<number> {
   try {
@@ -164,8 +223,31 @@ export async function reportingRefusals(io: Io, format: OutputFormat, work: () =
     const message = explain(error, subject);
     if (format === "json") io.stdout.write(JSON.stringify(errorJson(error, message), null, 2) + "\n");
     io.stderr.write(`wfkit: ${printable(message)}\n`);
-    return error instanceof WorkflowsNetworkError ? 2 : 1;
+    return error instanceof WorkflowsNetworkError || error instanceof WorkflowsProtocolError ? 2 : 1;
   }
+}
+
+/**
+ * The widest cell of each of the first `count` columns, by a loop: an answer's rows can be
+ * hundreds of thousands, too many to spread into `Math.max` (a RangeError past ~100,000).
+ */
+export function columnWidths(rows: readonly (readonly string[])[], count: number): number[] {
+  const widths = new Array<number>(count).fill(0);
+  for (const row of rows) for (let i = 0; i < count; i++) widths[i] = Math.max(widths[i]!, row[i]?.length ?? 0);
+  return widths;
+}
+
+/** The largest (or, with `smallest`, the smallest) of `values` by a loop, never a spread; `empty` when there are none. */
+export function extremeOf(values: Iterable<number>, smallest = false, empty = 0): number {
+  let found: number | undefined;
+  for (const value of values) if (found === undefined || (smallest ? value < found : value > found)) found = value;
+  return found ?? empty;
+}
+
+/** Appends `items` to `lines` one by one (never `push(...items)`, which overflows the stack for a large list). */
+export function append<T>(lines: T[], items: readonly T[]): T[] {
+  for (const item of items) lines.push(item);
+  return lines;
 }
 
 export function printJson(io: Io, value: unknown): void {

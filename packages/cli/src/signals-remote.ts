@@ -6,17 +6,31 @@
  * would keep), the output format (`--json` is `--format json`), and what each refusal tells
  * the user to do.
  *
+ * Timeouts, retry announcements and the retry budget are `remote.ts`'s (`--timeout`,
+ * WFKIT_TIMEOUT, WFKIT_RETRY_BUDGET_MS), as for the Workflows commands.
+ *
  * Exit codes: 1 when the service refused; 2 for a usage mistake (a parameter the client
- * refused to send included), a missing address or credential, or a service not reached.
+ * refused to send included), a missing address or credential, a service not reached or not
+ * answering in time, or an answer wfkit did not take (`bad_answer`).
  */
 import path from "node:path";
-import { isSignalsError, SIGNALS_REQUEST_CODES, SignalsApiError, SignalsClient, SignalsNetworkError, SignalsRateLimitError, SignalsRequestError, type SignalsError } from "@wfkit/client";
+import {
+  isSignalsError,
+  SIGNALS_REQUEST_CODES,
+  SignalsApiError,
+  SignalsClient,
+  SignalsNetworkError,
+  SignalsProtocolError,
+  SignalsRateLimitError,
+  SignalsRequestError,
+  type SignalsError,
+} from "@wfkit/client";
 import { readRegularFile } from "@wfkit/project";
 import { booleanFlag, stringFlag, type ParsedArgs } from "./args.js";
 import { CliError, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { printable } from "./printable.js";
-import { outputFormat, printJson, retryBudgetMs, serviceUrlOf, type OutputFormat } from "./remote.js";
+import { explainBadAnswer, explainNoAnswer, outputFormat, printJson, serviceUrlOf, transportOptions, type OutputFormat } from "./remote.js";
 
 /** Which credential a command's endpoints take. */
 export type SignalsCredential = "jwt" | "alert-token";
@@ -47,12 +61,10 @@ export function connectSignals(args: ParsedArgs, io: Io, command: string, creden
   const format = signalsFormat(args, command);
   const baseUrl = signalsBaseUrl(args, io, command);
   const secret = credentialOf(args, io, credential);
-  const debug = io.env.WFKIT_DEBUG ? (line: string) => io.stderr.write(`wfkit: debug: ${printable(line)}\n`) : undefined;
   const client = new SignalsClient({
     baseUrl,
     ...(credential === "jwt" ? { jwt: secret } : { alertToken: secret }),
-    retry: { budgetMs: retryBudgetMs(io) },
-    ...(debug ? { debug } : {}),
+    ...transportOptions(args, io, command),
   });
   return { client, format, credential };
 }
@@ -84,7 +96,8 @@ const FLAG_OF: Readonly<Record<string, string>> = { geography: "--geography", se
 
 /** What happened and what to do, in one line without a credential. */
 export function explainSignals(error: SignalsError, credential: SignalsCredential): string {
-  if (error instanceof SignalsNetworkError) return `${error.message}; is the service running, and is the base URL right? (reads were retried)`;
+  if (error instanceof SignalsNetworkError) return explainNoAnswer(error, "reads were retried");
+  if (error instanceof SignalsProtocolError) return explainBadAnswer(error);
   if (error instanceof SignalsRateLimitError) return error.message;
   if (error instanceof SignalsRequestError) return error.message;
   if (!(error instanceof SignalsApiError)) return "stopped: the request was interrupted";
@@ -125,12 +138,13 @@ export async function reportingSignalsRefusals(io: Io, remote: SignalsRemote, co
     const message = explainSignals(error, remote.credential);
     if (remote.format === "json") printJson(io, { error: errorJson(error, message) });
     io.stderr.write(`wfkit: ${printable(message)}\n`);
-    return error instanceof SignalsNetworkError ? 2 : 1;
+    return error instanceof SignalsNetworkError || error instanceof SignalsProtocolError ? 2 : 1;
   }
 }
 
 function errorJson(error: SignalsError, message: string): Record<string, unknown> {
   const json: Record<string, unknown> = { ok: false, kind: error.kind, message };
+  if (error instanceof SignalsNetworkError || error instanceof SignalsProtocolError) Object.assign(json, { reason: error.reason, request: error.request, retryable: error.retryable });
   if (error instanceof SignalsApiError) Object.assign(json, { status: error.status, request: error.request, retryable: error.retryable });
   if ((error instanceof SignalsApiError || error instanceof SignalsRateLimitError) && error.rateLimit) json.rateLimit = error.rateLimit;
   if (error instanceof SignalsRequestError) Object.assign(json, { code: error.code, parameter: error.parameter, ...(error.faults ? { faults: error.faults } : {}) });

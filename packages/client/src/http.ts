@@ -285,7 +285,7 @@ export class HttpTransport {
     }
     const mismatch = shape(json);
     if (mismatch)
-      throw dialect.badAnswer(`${label} answered ${status} with ${describeMismatch(mismatch)}, which is not the shape of ${route}; is ${this.baseUrl} ${dialect.api}?`, label, "shape");
+      throw dialect.badAnswer(`${label} answered ${status}, but ${describeMismatch(mismatch)} (not the shape the reference gives ${route}); is ${this.baseUrl} ${dialect.api}?`, label, "shape");
     return json as T;
   }
 
@@ -332,7 +332,7 @@ export class HttpTransport {
     const tooLarge = () =>
       badAnswer(
         this.options.dialect.badAnswer(
-          `${x.label}: the answer from ${this.baseUrl} is larger than ${bytes(limit)}, the most this client reads of one answer (its maxAnswerBytes); refused, and not asked again`,
+          `${x.label}: the answer from ${this.baseUrl} is larger than ${bytes(limit)}, the most this client reads of one answer; refused, and not asked again`,
           x.label,
           "too_large",
         ),

@@ -12,7 +12,10 @@ export function codeOf(error: unknown): string | undefined {
 export function causeOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = codeOf(error);
-  return code && !error.message.includes(code) ? `${error.message} (${code})` : error.message;
+  if (code) return error.message.includes(code) ? error.message : `${error.message} (${code})`;
+  // Without a code, the cause's own words ("bad port": a port fetch never connects to).
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error && cause.message && cause.message !== error.message ? `${error.message}: ${cause.message}` : error.message;
 }
 
 /** `text` with every non-empty secret in it replaced by `[redacted]`. */

@@ -63,13 +63,15 @@ export async function runDeploy(argv: readonly string[], io: Io): Promise<number
         workflowId = (await client.createWorkflow(name)).workflow.id;
         // Saved at once: a failure below must not leave a workflow this project forgets.
         await state.rememberWorkflow(name, workflowId);
-        say(`Created workflow ${printable(name)} (${workflowId}); its id is kept in ${state.displayPath}`);
+        say(`Created workflow ${printable(name)} (${printable(workflowId)}); its id is kept in ${state.displayPath}`);
       }
       const { version } = await client.saveVersion(workflowId, body);
-      say(`Saved version ${version.id} (estimate ${version.estimate.costMinorUnits} minor units per run)`);
+      // The reference shows only the version's id; the estimate is the local service's extra.
+      const estimate = version.estimate ? ` (estimate ${version.estimate.costMinorUnits} minor units per run)` : "";
+      say(`Saved version ${printable(version.id)}${estimate}`);
       if (publish) {
         await client.publish(workflowId, version.id);
-        say(`Published version ${version.id}: \`wfkit run ${printable(name)}\` runs it`);
+        say(`Published version ${printable(version.id)}: \`wfkit run ${printable(name)}\` runs it`);
       } else say(`Not published: runs still use the previously published version (deploy with --publish to change that)`);
       if (format === "json") printJson(io, { ok: true, workflow: { name, id: workflowId }, created: !knownId, version, published: publish });
       return 0;

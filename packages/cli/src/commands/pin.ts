@@ -17,6 +17,12 @@ import { connect, printJson, reportingRefusals } from "../remote.js";
 import { readSourceInput, singleFileArgument } from "../source-input.js";
 import { pinSpec } from "./specs.js";
 
+/** A reason in words; the reason as sent when the DSL's table has no words for it (its lookup is a plain object, so `constructor` would find a function). */
+function reasonText(reason: string): string {
+  const text: unknown = unresolvedReasonText(reason);
+  return typeof text === "string" ? text : reason;
+}
+
 export async function runPin(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(pinSpec, argv);
   const source = await readSourceInput(singleFileArgument(args.positionals, "pin"), io, undefined);
@@ -54,7 +60,7 @@ export async function runPin(argv: readonly string[], io: Io): Promise<number> {
     else {
       const lines = pinned.map((p) => `pinned ${printable(p.subject)}: ${printable(JSON.stringify(p.hint))} → ${printable(p.canonicalId)}`);
       for (const u of unresolved) {
-        lines.push(`unresolved ${printable(u.subject)}: ${printable(JSON.stringify(u.hint))}: ${printable(unresolvedReasonText(u.reason))}`);
+        lines.push(`unresolved ${printable(u.subject)}: ${printable(JSON.stringify(u.hint))}: ${printable(reasonText(u.reason))}`);
         for (const c of u.candidates ?? []) lines.push(`  candidate ${printable(c.canonicalId)}  ${printable(c.label)} (${printable(c.ticker)})`);
       }
       lines.push(edits.length ? `${dryRun ? "would rewrite" : "rewrote"} ${printable(source.displayPath)}: ${edits.length} subject(s) pinned` : `${printable(source.displayPath)}: every resolved subject was already pinned`);

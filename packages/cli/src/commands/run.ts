@@ -47,7 +47,7 @@ export async function runRun(argv: readonly string[], io: Io): Promise<number> {
       });
       await state.clearPendingRun(request);
       const replay = started.replayed ? " (already started by an earlier attempt with this key; not started again)" : "";
-      if (format === "text") io.stdout.write(`Run ${started.runId} started${replay}; it reserves ${started.estimate.costMinorUnits} minor units\n`);
+      if (format === "text") io.stdout.write(`Run ${printable(started.runId)} started${replay}; it reserves ${started.estimate.costMinorUnits} minor units\n`);
       if (!booleanFlag(args, "wait")) {
         if (format === "json") printJson(io, { ...started, workflowId });
         return 0;
@@ -84,11 +84,11 @@ function progressPrinter(io: Io, format: "text" | "json") {
 }
 
 export function describeEnd(run: Run, workflow: string): string {
-  const lines = [`Run ${run.runId} ${run.state}; drew ${run.usage.drawnMinorUnits} of ${run.usage.reservedMinorUnits} minor units reserved`];
+  const lines = [`Run ${printable(run.runId)} ${printable(run.state)}; drew ${run.usage.drawnMinorUnits} of ${run.usage.reservedMinorUnits} minor units reserved`];
   for (const node of run.nodes) {
     if (node.failure) lines.push(`  ${printable(node.nodeId)}: failed: ${printable(node.failure.code)}: ${printable(node.failure.message)}`);
     else if (node.output) lines.push(`  ${printable(node.nodeId)}${node.belowFloor ? " (below the quality floor)" : ""}: ${printable(JSON.stringify(node.output))}`);
   }
-  if (run.state === "held") lines.push(`A hold gate is holding a below-floor result. Review it, then release it with \`wfkit runs deliver ${run.runId} --workflow ${printable(workflow)}\` (or cancel the run).`);
+  if (run.state === "held") lines.push(`A hold gate is holding a below-floor result. Review it, then release it with \`wfkit runs deliver ${printable(run.runId)} --workflow ${printable(workflow)}\` (or cancel the run).`);
   return lines.join("\n") + "\n";
 }

@@ -4,7 +4,7 @@ import { choiceFlag, parseCommandArgs, stringFlag, type ParsedArgs } from "../ar
 import { CliError, UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printable } from "../printable.js";
-import { connect, printJson, projectRoot, reportingRefusals, type Remote } from "../remote.js";
+import { columnWidths, connect, printJson, projectRoot, reportingRefusals, type Remote } from "../remote.js";
 import { StateFile } from "../state-file.js";
 import { describeEnd, resolveWorkflow } from "./run.js";
 import { runsSpec } from "./specs.js";
@@ -27,8 +27,8 @@ export async function runRuns(argv: readonly string[], io: Io): Promise<number> 
       const run = action === "show" ? await client.run(workflowId, runId) : action === "deliver" ? (await client.deliver(workflowId, runId)).run : (await client.cancel(workflowId, runId)).run;
       if (format === "json") printJson(io, { ok: true, run });
       else {
-        if (action === "deliver") io.stdout.write(`Delivered run ${runId}: the held result was released\n`);
-        if (action === "cancel") io.stdout.write(`Cancelled run ${runId}: parts that had finished stay charged; the rest of the reservation is released\n`);
+        if (action === "deliver") io.stdout.write(`Delivered run ${printable(runId)}: the held result was released\n`);
+        if (action === "cancel") io.stdout.write(`Cancelled run ${printable(runId)}: parts that had finished stay charged; the rest of the reservation is released\n`);
         io.stdout.write(describeEnd(run, workflowId));
       }
       return 0;
@@ -59,8 +59,8 @@ async function list({ client, format }: Remote, io: Io, filter: RunFilter, workf
   if (format === "json") printJson(io, { runs });
   else if (!runs.length) io.stdout.write(`no ${filter === "all" ? "" : `${filter} `}runs\n`);
   else {
-    const rows = runs.map((run) => [run.runId, run.workflowId, run.state, run.createdAt, run.question === null ? "" : printable(run.question)]);
-    const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+    const rows = runs.map((run) => [printable(run.runId), printable(run.workflowId), printable(run.state), printable(run.createdAt), run.question == null ? "" : printable(run.question)]);
+    const widths = columnWidths(rows, 4);
     io.stdout.write(rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd()).join("\n") + "\n");
   }
   return 0;

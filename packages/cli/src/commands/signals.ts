@@ -10,9 +10,9 @@ import { painter, shouldColour, type Painter, type Style } from "../colors.js";
 import { UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printable } from "../printable.js";
-import { printJson } from "../remote.js";
+import { append, extremeOf, printJson } from "../remote.js";
 import { connectSignals, outputWidth, reportingSignalsRefusals } from "../signals-remote.js";
-import { blockChart, sparkline } from "../terminal-chart.js";
+import { blockChart, resample, sparkline } from "../terminal-chart.js";
 import { codePointWidth, sliceColumns } from "../text-width.js";
 import { signalsSpec } from "./specs.js";
 
@@ -24,6 +24,13 @@ const ACTION_FLAGS: Readonly<Record<string, Action>> = { severity: "list", categ
 
 /** Rows of the history chart. */
 const CHART_HEIGHT = 8;
+
+/**
+ * The most points handed to `blockChart`, which spreads its values into `Math.max` (a
+ * RangeError past ~100,000 arguments): a longer history is first averaged down to this many
+ * (far more than any terminal has columns, so the bars drawn are the same to the eye).
+ */
+const MAX_CHART_POINTS = 16_384;
 
 interface View {
   io: Io;
@@ -129,7 +136,7 @@ const signed = (value: number, digits = 1) => `${value >= 0 ? "+" : ""}${value.t
 function renderSignals(answer: SignalsResponse, geography: string, { width, rich, paint }: View): string {
   const lines = wrap(`${geography} signals: ${answer.count}, updated ${answer.lastUpdated}`, width, "");
   if (!answer.signals.length) return lines.concat("  (none match)").join("\n") + "\n";
-  const categoryWidth = Math.min(14, Math.max(...answer.signals.map((signal) => displayWidth(printable(signal.category)))));
+  const categoryWidth = Math.min(14, extremeOf(answer.signals.map((signal) => displayWidth(printable(signal.category)))));
   // Severity, category and confidence in fixed columns; the headline gets what is left.
   const room = Math.max(10, width - (2 + 6 + 2 + categoryWidth + 2 + 4 + 2));
   for (const signal of answer.signals) {
@@ -150,17 +157,17 @@ function renderIndex(answer: CpixResponse, { width, rich, paint }: View): string
     headline.length + change.length + words(summary.classification).length + 4 <= width
       ? [`${paint.paint("bold", headline)}  ${paint.paint(summary.change > 0 ? "red" : "green", change)}  ${words(summary.classification)}`]
       : [paint.paint("bold", headline), ...wrap(`${change}, ${summary.classification.replace(/_/g, " ")}`, width)];
-  lines.push(...wrap(`previous ${summary.previousScore.toFixed(1)}, data to ${summary.latestDataDate}, computed ${summary.computedAt}`, width));
+  append(lines, wrap(`previous ${summary.previousScore.toFixed(1)}, data to ${summary.latestDataDate}, computed ${summary.computedAt}`, width));
   if (answer.drivers.length) {
     lines.push("Drivers:");
-    const nameWidth = Math.min(24, Math.max(...answer.drivers.map((driver) => displayWidth(printable(driver.name)))));
+    const nameWidth = Math.min(24, extremeOf(answer.drivers.map((driver) => displayWidth(printable(driver.name)))));
     // Name, value, contribution and direction in fixed columns; the trend gets what is left.
     const trendRoom = Math.min(24, width - (2 + nameWidth + 2 + 14 + 2 + 6 + 2 + 8 + 2));
     for (const driver of answer.drivers) {
       const value = `${driver.value.toFixed(1)} ${printable(driver.unit)}`;
       if (trendRoom < 3) {
         // Too narrow for the table: each driver as wrapped text.
-        lines.push(...wrap(`${driver.name}: ${driver.value.toFixed(1)} ${driver.unit}, ${signed(driver.contribution, 2)}, ${driver.direction}`, width, "  ", "    "));
+        append(lines, wrap(`${driver.name}: ${driver.value.toFixed(1)} ${driver.unit}, ${signed(driver.contribution, 2)}, ${driver.direction}`, width, "  ", "    "));
         continue;
       }
       const trend = driver.trend.length ? paint.paint("cyan", sparkline(driver.trend, rich, Math.min(trendRoom, driver.trend.length))) : "";
@@ -177,8 +184,9 @@ function renderHistory(answer: HistoryResponse, geography: string, { width, rich
   if (!values.length) return lines.concat("  (no data in this range)").join("\n") + "\n";
   const first = answer.history[0]!;
   const last = answer.history[answer.history.length - 1]!;
-  lines.push(
-    ...blockChart(values, {
+  append(
+    lines,
+    blockChart(values.length > MAX_CHART_POINTS ? resample(values, MAX_CHART_POINTS) : values, {
       width,
       height: CHART_HEIGHT,
       unicode: rich,
@@ -186,8 +194,8 @@ function renderHistory(answer: HistoryResponse, geography: string, { width, rich
       ends: [printable(first.date), printable(last.date)],
       paint: (bars) => paint.paint("cyan", bars),
     }),
-    ...wrap(`last ${last.value.toFixed(1)} (${last.date}), low ${Math.min(...values).toFixed(1)}, high ${Math.max(...values).toFixed(1)}`, width),
   );
+  append(lines, wrap(`last ${last.value.toFixed(1)} (${last.date}), low ${extremeOf(values, true).toFixed(1)}, high ${extremeOf(values).toFixed(1)}`, width));
   return lines.join("\n") + "\n";
 }
 
@@ -211,22 +219,22 @@ function renderBriefing(briefing: Briefing, geography: string, { width, paint }:
   ];
   for (const [key, title] of SECTION_TITLES) {
     const text = briefing.sections?.[key];
-    if (typeof text === "string" && text.trim()) lines.push("", paint.paint("bold", title), ...wrap(text, width));
+    if (typeof text === "string" && text.trim()) append(lines, ["", paint.paint("bold", title)].concat(wrap(text, width)));
   }
   const outlook = briefing.consumerOutlook;
   if (outlook)
-    lines.push(
+    append(lines, [
       "",
       ...bold(wrap(`Outlook (${outlook.horizon})`, width, "")),
       ...wrap(`stabilisation ${percent(outlook.stabilisation)}, moderate deterioration ${percent(outlook.moderateDeterioration)}, sharp deterioration ${percent(outlook.sharpDeterioration)}`, width),
-    );
-  if (briefing.signalMomentum?.length) lines.push(...wrap(`momentum: ${briefing.signalMomentum.map((m) => `${m.label} ${m.direction}`).join(", ")}`, width));
+    ]);
+  if (briefing.signalMomentum?.length) append(lines, wrap(`momentum: ${briefing.signalMomentum.map((m) => `${m.label} ${m.direction}`).join(", ")}`, width));
   const exposure = briefing.companyExposure;
   if (exposure && (exposure.highRisk.length || exposure.defensive.length))
-    lines.push(...wrap(`high risk: ${exposure.highRisk.join(", ") || "none"}; defensive: ${exposure.defensive.join(", ") || "none"}`, width));
+    append(lines, wrap(`high risk: ${exposure.highRisk.join(", ") || "none"}; defensive: ${exposure.defensive.join(", ") || "none"}`, width));
   if (briefing.keyDates?.length) {
     lines.push("", paint.paint("bold", "Dates"));
-    for (const date of briefing.keyDates) lines.push(...wrap(`${date.date}: ${date.event} (${date.type}, ${date.relevance}${date.confirmed ? ", confirmed" : ", not confirmed"})`, width, "  ", "    "));
+    for (const date of briefing.keyDates) append(lines, wrap(`${date.date}: ${date.event} (${date.type}, ${date.relevance}${date.confirmed ? ", confirmed" : ", not confirmed"})`, width, "  ", "    "));
   }
   return lines.join("\n") + "\n";
 }

@@ -6,12 +6,13 @@ import { printable } from "../printable.js";
 import { connect, printJson, reportingRefusals } from "../remote.js";
 import { subjectsSpec } from "./specs.js";
 
-const REASONS: Record<string, string> = {
-  ambiguous: "ambiguous: more than one company matches; use one of the candidates' ids",
-  unlisted: "unlisted: held, but with no listed equity to run against",
-  lookup_failed: "lookup_failed: the resolver could not be reached; this says nothing about the company (try again)",
-  not_found: "not_found: no company matches",
-};
+/** A Map, not an object: a reason the service sends (`constructor`...) must never find an inherited member. */
+const REASONS: ReadonlyMap<string, string> = new Map([
+  ["ambiguous", "ambiguous: more than one company matches; use one of the candidates' ids"],
+  ["unlisted", "unlisted: held, but with no listed equity to run against"],
+  ["lookup_failed", "lookup_failed: the resolver could not be reached; this says nothing about the company (try again)"],
+  ["not_found", "not_found: no company matches"],
+]);
 
 export async function runSubjects(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(subjectsSpec, argv);
@@ -25,7 +26,7 @@ export async function runSubjects(argv: readonly string[], io: Io): Promise<numb
     else {
       const lines = answer.subjects.map((subject) => `${printable(subject.canonicalId)}  ${printable(subject.label)}`);
       for (const unresolved of answer.unresolved) {
-        lines.push(`unresolved ${printable(JSON.stringify(unresolved.hint))}: ${REASONS[unresolved.reason] ?? printable(unresolved.reason)}`);
+        lines.push(`unresolved ${printable(JSON.stringify(unresolved.hint))}: ${REASONS.get(unresolved.reason) ?? printable(unresolved.reason)}`);
         for (const candidate of unresolved.candidates ?? []) lines.push(`  candidate ${printable(candidate.canonicalId)}  ${printable(candidate.label)} (${printable(candidate.ticker)})`);
       }
       io.stdout.write(lines.join("\n") + "\n");

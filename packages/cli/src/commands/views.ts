@@ -4,7 +4,7 @@ import { parseCommandArgs, stringFlag } from "../args.js";
 import { UsageError } from "../errors.js";
 import type { Io } from "../io.js";
 import { printable } from "../printable.js";
-import { printJson } from "../remote.js";
+import { columnWidths, printJson } from "../remote.js";
 import { createFromBodyFile } from "../signals-body.js";
 import { connectSignals, reportingSignalsRefusals } from "../signals-remote.js";
 import { viewsSpec } from "./specs.js";
@@ -47,6 +47,6 @@ export async function runViews(argv: readonly string[], io: Io): Promise<number>
 function renderViews(views: SavedView[]): string {
   if (!views.length) return "no saved views\n";
   const rows = views.map((view) => [printable(view.id), printable(view.geography), printable(view.name), view.driver_ids.map((id) => printable(id)).join(","), printable(view.question)]);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const widths = columnWidths(rows, 4);
   return rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd()).join("\n") + "\n";
 }
