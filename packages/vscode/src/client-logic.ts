@@ -26,7 +26,20 @@ export interface EditorHost {
   openUntitled(content: string, language: string): Promise<void>;
   showInformation(message: string, detail?: string): void;
   showError(message: string): void;
+  /**
+   * Shows rows to read under a title, in a list the user closes (a QuickPick), and resolves
+   * with the index of the row picked, if any. VS Code shows a message's `detail` only in modal
+   * messages, so a list is where several lines can be read.
+   */
+  showList(title: string, rows: ListRow[], placeholder?: string): Promise<number | undefined>;
+  /** Moves the cursor to the declaration of the node `nodeId` in the document `uri`, if it has one. */
+  revealNode(uri: string, nodeId: string): Promise<void>;
   sendRequest<R>(method: string, params: unknown): Promise<R>;
+}
+
+export interface ListRow {
+  label: string;
+  description?: string;
 }
 
 export type CompileResult = { json: string; ok: boolean } | { error: string };
@@ -67,14 +80,20 @@ export async function decompileJson(host: EditorHost): Promise<void> {
   await host.openUntitled(result.text, "wf");
 }
 
-/** Show estimate: what a run of the open workflow would reserve, part by part. */
+/**
+ * Show estimate: what a run of the open workflow would reserve, part by part: the total and
+ * the verdict as the list's title, a row per part (`compare (terminal.compare): 200 minor
+ * units`); picking a row moves the cursor to that part's declaration.
+ */
 export async function showEstimate(host: EditorHost, uri?: string): Promise<void> {
   const document = host.activeDocument();
   const target = uri ?? document?.uri;
   if (!target) return host.showError("Show estimate needs an open .wf or Definition JSON file.");
   const result = await host.sendRequest<EstimateResult>(REQUESTS.estimate, { uri: target });
   if ("error" in result) return host.showError(`No estimate: ${result.error}`);
-  host.showInformation(estimateSummary(result), estimateDetail(result));
+  const picked = await host.showList(estimateSummary(result), estimateRows(result), result.parts.length ? "Pick a part to go to its declaration" : undefined);
+  const part = picked === undefined ? undefined : result.parts[picked];
+  if (part) await host.revealNode(target, part.nodeId);
 }
 
 export function formatMinorUnits(minorUnits: number): string {
@@ -86,9 +105,14 @@ export function estimateSummary(result: Exclude<EstimateResult, { error: string 
   return `Estimated cost: ${formatMinorUnits(result.costMinorUnits)} (${verdict}).`;
 }
 
+/** The estimate's lines, one per part, as `showEstimate` lists them (or one saying there are none). */
 export function estimateDetail(result: Exclude<EstimateResult, { error: string }>): string {
-  if (!result.parts.length) return "No part in this workflow has a known cost.";
-  return result.parts.map((part) => `${part.nodeId} (${part.partId}): ${formatMinorUnits(part.costMinorUnits)}`).join("\n");
+  return estimateRows(result).map((row) => row.label).join("\n");
+}
+
+export function estimateRows(result: Exclude<EstimateResult, { error: string }>): ListRow[] {
+  if (!result.parts.length) return [{ label: "No part in this workflow has a known cost." }];
+  return result.parts.map((part) => ({ label: `${part.nodeId} (${part.partId}): ${formatMinorUnits(part.costMinorUnits)}` }));
 }
 
 export function baseName(fileName: string): string {
@@ -113,7 +137,7 @@ export function documentSelector(): DocumentFilter[] {
 /**
  * The server registers the code lens's command (`wfkit.showEstimate`) for every client, and
  * vscode-languageclient then owns that command in VS Code; this middleware shows the estimate
- * VS Code's way (a message with a detail per part) and passes other commands on.
+ * VS Code's way (a list with a row per part, `showEstimate`) and passes other commands on.
  */
 export function executeCommandMiddleware(host: () => EditorHost) {
   return (command: string, args: unknown[], next: (command: string, args: unknown[]) => unknown): unknown =>

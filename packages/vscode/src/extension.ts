@@ -56,6 +56,20 @@ function editorHost(languageClient: LanguageClient): EditorHost {
     showError(message) {
       void vscode.window.showErrorMessage(message);
     },
+    async showList(title, rows, placeholder) {
+      const items = rows.map((row, index) => ({ label: row.label, ...(row.description ? { description: row.description } : {}), index }));
+      const picked = await vscode.window.showQuickPick(items, { title, ...(placeholder ? { placeHolder: placeholder } : {}), matchOnDescription: true });
+      return picked?.index;
+    },
+    async revealNode(uri, nodeId) {
+      const target = vscode.Uri.parse(uri);
+      const symbols = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>("vscode.executeDocumentSymbolProvider", target);
+      // The estimate lists parts; the server's outline gives parts the Function kind (subjects, a namespace of their own, Constant).
+      const symbol = symbols?.find((candidate) => candidate.name === nodeId && candidate.kind === vscode.SymbolKind.Function);
+      if (!symbol) return;
+      const open = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === uri);
+      await vscode.window.showTextDocument(target, { viewColumn: open?.viewColumn ?? vscode.ViewColumn.Active, selection: symbol.selectionRange });
+    },
     sendRequest(method, params) {
       return languageClient.sendRequest(method, params);
     },
@@ -72,8 +86,11 @@ function previewHost(languageClient: LanguageClient): PreviewHost {
       const open = vscode.window.visibleTextEditors.find((editor) => editor.document.uri.toString() === uri);
       void vscode.window.showTextDocument(vscode.Uri.parse(uri), { viewColumn: open?.viewColumn ?? vscode.ViewColumn.One, selection, preserveFocus: false });
     },
-    async saveSvg(svg, suggestedName) {
-      const target = await vscode.window.showSaveDialog({ filters: { SVG: ["svg"] }, defaultUri: vscode.Uri.file(suggestedName), saveLabel: "Export" });
+    async saveSvg(svg, suggested) {
+      // Beside the source; a document without a folder (untitled) in the workspace's first folder.
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const defaultUri = suggested.uri ? vscode.Uri.parse(suggested.uri) : folder ? vscode.Uri.joinPath(folder, suggested.name) : undefined;
+      const target = await vscode.window.showSaveDialog({ filters: { SVG: ["svg"] }, ...(defaultUri ? { defaultUri } : {}), saveLabel: "Export" });
       if (target) await vscode.workspace.fs.writeFile(target, Buffer.from(svg, "utf8"));
     },
     showError(message) {

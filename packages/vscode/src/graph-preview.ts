@@ -39,9 +39,31 @@ export interface PreviewHost {
   sendRequest<R>(method: string, params: unknown): Promise<R>;
   /** Shows `range` of the document `uri` in its editor, cursor at its start. */
   revealRange(uri: string, range: Range): void;
-  /** Asks where to save and writes the SVG there. */
-  saveSvg(svg: string, suggestedName: string): Promise<void>;
+  /** Asks where to save, proposing `target`, and writes the SVG there. */
+  saveSvg(svg: string, target: SvgTarget): Promise<void>;
   showError(message: string): void;
+}
+
+/**
+ * Where Export SVG proposes to save: `<file>.svg` beside the source. `uri` is that file's URI
+ * (the document's own with its last segment's extension replaced, so the scheme and folder
+ * stay: a remote or virtual folder too); a document with no folder (`untitled:`) has no `uri`,
+ * and the host proposes `name` in the workspace folder.
+ */
+export interface SvgTarget {
+  name: string;
+  uri?: string;
+}
+
+export function svgTargetBeside(documentUri: string, fileName: string): SvgTarget {
+  const name = baseName(fileName).replace(/\.[^.]*$/, "") + ".svg";
+  // A hierarchical URI (scheme://authority/path), as VS Code writes file: and remote ones.
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)(\/[^?#]*)$/i.exec(documentUri);
+  const path = match?.[2];
+  if (!match || !path || path.endsWith("/")) return { name };
+  const slash = path.lastIndexOf("/");
+  const segment = path.slice(slash + 1).replace(/\.[^.]*$/, "");
+  return { name, uri: `${match[1]}${path.slice(0, slash + 1)}${segment}.svg` };
 }
 
 export class GraphPreview {
@@ -127,7 +149,7 @@ export class GraphPreview {
       if (range) this.host.revealRange(this.uri, range);
     } else if (type === "export") {
       if (this.svg === undefined) return this.host.showError("The graph has not been drawn yet.");
-      await this.host.saveSvg(this.svg, baseName(this.fileName).replace(/\.[^.]*$/, "") + ".svg");
+      await this.host.saveSvg(this.svg, svgTargetBeside(this.uri, this.fileName));
     }
   }
 
@@ -175,8 +197,8 @@ export function previewHtml(options: { scriptUri: string; styleUri: string; cspS
 <title>wfkit graph</title>
 </head>
 <body>
-<div class="toolbar"><button id="export" type="button">Export SVG…</button><span id="status" role="status"></span></div>
-<div id="graph" aria-label="Workflow graph"></div>
+<div class="toolbar"><button id="export" type="button">Export SVG…</button><span class="zoom"><button id="zoom-out" type="button" title="Zoom out (-)" aria-label="Zoom out">−</button><button id="zoom-fit" type="button" title="Fit to the panel (0)">Fit</button><button id="zoom-in" type="button" title="Zoom in (+)" aria-label="Zoom in">+</button><span id="zoom-level" aria-label="Zoom"></span></span><span id="status" role="status"></span></div>
+<div id="graph" tabindex="0" aria-label="Workflow graph: + and - zoom, 0 fits, the arrow keys pan"></div>
 <script nonce="${escapeAttribute(options.nonce)}" src="${escapeAttribute(options.scriptUri)}"></script>
 </body>
 </html>

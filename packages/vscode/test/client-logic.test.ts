@@ -10,6 +10,7 @@ import {
   decompileJson,
   documentSelector,
   estimateDetail,
+  estimateRows,
   estimateSummary,
   executeCommandMiddleware,
   initializationOptions,
@@ -19,13 +20,25 @@ import {
 } from "../src/client-logic.js";
 
 /** A recording stand-in for VS Code and the language client. */
-function fakeHost(document: ActiveDocument | undefined, responses: Record<string, unknown>) {
-  const calls = { requests: [] as { method: string; params: unknown }[], opened: [] as { content: string; language: string }[], info: [] as string[], errors: [] as string[] };
+function fakeHost(document: ActiveDocument | undefined, responses: Record<string, unknown>, pick?: number) {
+  const calls = {
+    requests: [] as { method: string; params: unknown }[],
+    opened: [] as { content: string; language: string }[],
+    info: [] as string[],
+    errors: [] as string[],
+    lists: [] as { title: string; rows: string[]; placeholder: string | undefined }[],
+    revealed: [] as { uri: string; nodeId: string }[],
+  };
   const host: EditorHost = {
     activeDocument: () => document,
     openUntitled: async (content, language) => void calls.opened.push({ content, language }),
     showInformation: (message, detail) => void calls.info.push(detail ? `${message}\n${detail}` : message),
     showError: (message) => void calls.errors.push(message),
+    showList: async (title, rows, placeholder) => {
+      calls.lists.push({ title, rows: rows.map((row) => row.label), placeholder });
+      return pick;
+    },
+    revealNode: async (uri, nodeId) => void calls.revealed.push({ uri, nodeId }),
     sendRequest: async <R>(method: string, params: unknown) => {
       calls.requests.push({ method, params });
       return responses[method] as R;
@@ -86,10 +99,20 @@ describe("Decompile JSON to .wf", () => {
 describe("Show estimate", () => {
   const estimate = { costMinorUnits: 240, parts: [{ nodeId: "compare", partId: "terminal.compare", costMinorUnits: 200 }, { nodeId: "report", partId: "pack", costMinorUnits: 20 }], ok: true, errors: 0 };
 
-  it("shows the total, the verdict and each part", async () => {
+  it("lists each part under the total and the verdict, where it can be read (not a message's hidden detail)", async () => {
     const { host, calls } = fakeHost(wfDocument, { [REQUESTS.estimate]: estimate });
     await showEstimate(host);
-    expect(calls.info).toEqual(["Estimated cost: 240 minor units (valid).\ncompare (terminal.compare): 200 minor units\nreport (pack): 20 minor units"]);
+    expect(calls.info).toEqual([]);
+    expect(calls.lists).toEqual([
+      { title: "Estimated cost: 240 minor units (valid).", rows: ["compare (terminal.compare): 200 minor units", "report (pack): 20 minor units"], placeholder: "Pick a part to go to its declaration" },
+    ]);
+    expect(calls.revealed).toEqual([]);
+  });
+
+  it("moves the cursor to the part picked", async () => {
+    const { host, calls } = fakeHost(wfDocument, { [REQUESTS.estimate]: estimate }, 1);
+    await showEstimate(host);
+    expect(calls.revealed).toEqual([{ uri: "file:///w/a.wf", nodeId: "report" }]);
   });
 
   it("uses the uri a code lens passes rather than the active editor", async () => {
@@ -101,6 +124,8 @@ describe("Show estimate", () => {
   it("says when the figure may be incomplete", () => {
     expect(estimateSummary({ ...estimate, ok: false, errors: 2 })).toBe("Estimated cost: 240 minor units (2 errors, so this figure may be incomplete).");
     expect(estimateDetail({ ...estimate, parts: [] })).toBe("No part in this workflow has a known cost.");
+    expect(estimateRows({ ...estimate, parts: [] })).toEqual([{ label: "No part in this workflow has a known cost." }]);
+    expect(estimateDetail(estimate)).toBe("compare (terminal.compare): 200 minor units\nreport (pack): 20 minor units");
   });
 
   it("reports a missing document", async () => {
@@ -134,14 +159,13 @@ describe("client options", () => {
     expect(selected("plaintext", "file:///w/a.txt")).toBe(false);
   });
 
-  it("routes the server's estimate command to VS Code's own message, and passes other commands on", async () => {
+  it("routes the server's estimate command to VS Code's own list, and passes other commands on", async () => {
     const { host, calls } = fakeHost(wfDocument, { "wfkit/estimate": { costMinorUnits: 1200, parts: [], ok: true, errors: 0 } });
     const passed: unknown[][] = [];
     const middleware = executeCommandMiddleware(() => host);
     await middleware("wfkit.showEstimate", ["file:///w/lens.wf"], () => passed.push(["unexpected"]));
     expect(calls.requests).toEqual([{ method: "wfkit/estimate", params: { uri: "file:///w/lens.wf" } }]);
-    expect(calls.info).toHaveLength(1);
-    expect(calls.info[0]).toMatch(/^Estimated cost: 1,200 minor units \(valid\)\.\n/);
+    expect(calls.lists).toEqual([{ title: "Estimated cost: 1,200 minor units (valid).", rows: ["No part in this workflow has a known cost."], placeholder: undefined }]);
     await middleware("other.command", [1], (command, args) => passed.push([command, args]));
     expect(passed).toEqual([["other.command", [1]]]);
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { REQUESTS } from "../src/client-logic.js";
-import { GraphPreview, makeNonce, nodeAt, previewHtml, type GraphPreviewNode, type GraphResult, type PreviewHost, type Range, type ToPage } from "../src/graph-preview.js";
+import { GraphPreview, makeNonce, nodeAt, previewHtml, svgTargetBeside, type SvgTarget, type GraphPreviewNode, type GraphResult, type PreviewHost, type Range, type ToPage } from "../src/graph-preview.js";
 
 const range = (line: number, from: number, to: number): Range => ({ start: { line, character: from }, end: { line, character: to } });
 const nodes: GraphPreviewNode[] = [
@@ -19,7 +19,7 @@ function harness() {
   const pending: { params: unknown; resolve: (result: GraphResult) => void }[] = [];
   const posted: ToPage[] = [];
   const revealed: { uri: string; range: Range }[] = [];
-  const saved: { svg: string; name: string }[] = [];
+  const saved: { svg: string; target: SvgTarget }[] = [];
   const errors: string[] = [];
   const host: PreviewHost = {
     sendRequest: <R>(method: string, params: unknown) => {
@@ -27,7 +27,7 @@ function harness() {
       return new Promise<R>((resolve) => pending.push({ params, resolve: resolve as (result: GraphResult) => void }));
     },
     revealRange: (uri, target) => void revealed.push({ uri, range: target }),
-    saveSvg: async (svg, name) => void saved.push({ svg, name }),
+    saveSvg: async (svg, target) => void saved.push({ svg, target }),
     showError: (message) => void errors.push(message),
   };
   let title = "";
@@ -99,14 +99,22 @@ describe("the graph preview", () => {
     expect(h.revealed).toEqual([{ uri: "file:///w/flow.wf", range: range(1, 5, 11) }]);
   });
 
-  it("exports the drawing shown as <name>.svg, and says so when there is none yet", async () => {
+  it("exports the drawing shown as <name>.svg beside the source, and says so when there is none yet", async () => {
     const h = harness();
     await h.preview.receive({ type: "export" });
     expect(h.errors).toEqual(["The graph has not been drawn yet."]);
     void h.preview.refresh();
     await h.answer({ version: 1, svg: "<svg>drawn</svg>", nodes });
     await h.preview.receive({ type: "export" });
-    expect(h.saved).toEqual([{ svg: "<svg>drawn</svg>", name: "flow.svg" }]);
+    expect(h.saved).toEqual([{ svg: "<svg>drawn</svg>", target: { name: "flow.svg", uri: "file:///w/flow.svg" } }]);
+  });
+
+  it("proposes the SVG in the source's folder, whatever the scheme; a document without one gets a name only", () => {
+    expect(svgTargetBeside("file:///tmp/ws/broken/undeclared.wf", "/tmp/ws/broken/undeclared.wf")).toEqual({ name: "undeclared.svg", uri: "file:///tmp/ws/broken/undeclared.svg" });
+    expect(svgTargetBeside("file:///c%3A/My%20Flows/a.b.wf", "c:\\My Flows\\a.b.wf")).toEqual({ name: "a.b.svg", uri: "file:///c%3A/My%20Flows/a.b.svg" });
+    expect(svgTargetBeside("vscode-remote://ssh-remote%2Bbox/home/me/flow.wf", "/home/me/flow.wf")).toEqual({ name: "flow.svg", uri: "vscode-remote://ssh-remote%2Bbox/home/me/flow.svg" });
+    expect(svgTargetBeside("file:///w/Makefile", "/w/Makefile")).toEqual({ name: "Makefile.svg", uri: "file:///w/Makefile.svg" });
+    expect(svgTargetBeside("untitled:Untitled-1", "Untitled-1")).toEqual({ name: "Untitled-1.svg" });
   });
 
   it("sends a reloaded page the last drawing and the cursor's node", async () => {

@@ -57,7 +57,12 @@ beforeAll(async () => {
     state.__posted = [];
     state.__violations = [];
     document.addEventListener("securitypolicyviolation", (event) => state.__violations.push(event.violatedDirective));
-    state.acquireVsCodeApi = () => ({ postMessage: (message: unknown) => state.__posted.push(message), getState: () => undefined, setState: () => undefined });
+    // The webview's state survives a reload of the page (sessionStorage stands in for VS Code's keeping of it).
+    state.acquireVsCodeApi = () => ({
+      postMessage: (message: unknown) => state.__posted.push(message),
+      getState: () => JSON.parse(sessionStorage.getItem("__state") ?? "null") ?? undefined,
+      setState: (value: unknown) => sessionStorage.setItem("__state", JSON.stringify(value)),
+    });
   });
 }, 120_000);
 
@@ -181,6 +186,96 @@ describe("the graph preview page", () => {
     expect(state.styled).not.toBe("rgb(255, 0, 0)");
     // The page's own script, loaded by URL with the nonce, did run.
     expect(await posted(page)).toEqual([{ type: "ready" }, { type: "reveal", key: "n0" }]);
+    await page.close();
+  });
+
+  it("fits a drawing to the panel no smaller than 11 px labels, scrolls past that, and zooms and pans by keyboard, wheel and drag, keeping the view across redraws and reloads", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 520, height: 240 });
+    await page.goto(`${origin}/page.html`);
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === "ready"));
+    const text = readFileSync(fileURLToPath(new URL("../../../examples/fan-out-fan-in.wf", import.meta.url)), "utf8");
+    const analysis = analyzeSource(text, "wf", { catalogue: defaultCatalogue });
+    const model = graphModelOf({ definition: analysis.definition, faults: analysis.faults, catalogue: defaultCatalogue });
+    const nodes = model.nodes.map((node) => ({ key: node.key, id: node.id, kind: node.kind, range: null, selectionRange: null, errors: 0, warnings: 0 }));
+    const svg = await renderSvg(model, { displayText: (shown) => shown });
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForSelector("#graph svg g.wf-node");
+    const measure = () =>
+      page.evaluate(() => {
+        const graph = document.getElementById("graph")!;
+        const label = document.querySelector("#graph g.wf-node text")!.getBoundingClientRect();
+        const drawn = document.querySelector("#graph svg")!.getBoundingClientRect();
+        return { label: label.height, width: drawn.width, left: graph.scrollLeft, top: graph.scrollTop, scrolls: graph.scrollWidth > graph.clientWidth, zoom: document.getElementById("zoom-level")!.textContent };
+      });
+    const fitted = await measure();
+    // A label's box is about 1.2 times its font size: 11 px type or more.
+    expect(fitted.label).toBeGreaterThanOrEqual(11 * 1.1);
+    expect(fitted.scrolls).toBe(true);
+    expect(fitted.zoom).toBe("100%");
+
+    await page.focus("#graph");
+    for (let press = 0; press < 3; press++) await page.keyboard.press("+");
+    const zoomed = await measure();
+    expect(zoomed.zoom).toBe("195%");
+    expect(zoomed.width / fitted.width).toBeCloseTo(1.953, 2);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+    const panned = await measure();
+    expect(panned.left - zoomed.left).toBe(40);
+    expect(panned.top - zoomed.top).toBe(40);
+
+    // Dragging the drawing pans it, and does not click the node it started on.
+    const box = (await page.locator("#graph").boundingBox())!;
+    await page.mouse.move(box.x + 150, box.y + 100);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 200, box.y + 130, { steps: 5 });
+    await page.mouse.up();
+    const dragged = await measure();
+    expect(panned.left - dragged.left).toBe(50);
+    expect(panned.top - dragged.top).toBe(30);
+    expect((await posted(page)).filter((message) => (message as { type: string }).type === "reveal")).toEqual([]);
+
+    // Ctrl and the wheel zoom around the pointer; the wheel alone scrolls.
+    await page.mouse.move(box.x + 100, box.y + 100);
+    await page.keyboard.down("Control");
+    await page.mouse.wheel(0, 200);
+    await page.keyboard.up("Control");
+    await page.waitForFunction(() => document.getElementById("zoom-level")!.textContent !== "195%");
+    const wheeled = await measure();
+    expect(wheeled.width).toBeLessThan(dragged.width);
+
+    // A redraw (the text was edited) keeps the scale and the scroll.
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForFunction(() => document.querySelectorAll("#graph svg").length === 1);
+    expect(await measure()).toEqual(wheeled);
+    // So does a reload of the page (its tab hidden and shown again).
+    await page.reload();
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === "ready"));
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForSelector("#graph svg g.wf-node");
+    expect(await measure()).toEqual(wheeled);
+
+    // 0 fits again; so does the Fit button, after the buttons zoom.
+    await page.focus("#graph");
+    await page.keyboard.press("0");
+    expect(await measure()).toEqual(fitted);
+    await page.click("#zoom-out");
+    expect((await measure()).zoom).toBe("80%");
+    await page.click("#zoom-fit");
+    expect(await measure()).toEqual(fitted);
+    await page.close();
+  });
+
+  it("enlarges a small drawing to fit a large panel, up to one and a half times", async () => {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${origin}/page.html`);
+    await page.waitForFunction(() => (window as unknown as { __posted: { type: string }[] }).__posted.some((message) => message.type === "ready"));
+    const { svg, nodes } = await drawing();
+    await send(page, { type: "graph", svg, nodes });
+    await page.waitForSelector("#graph svg g.wf-node");
+    expect(await page.textContent("#zoom-level")).toBe("150%");
     await page.close();
   });
 });

@@ -2,8 +2,13 @@
  * The graph preview's page script, run inside the webview (bundled to dist/preview.js and
  * loaded by URL under a strict CSP: no inline script, no eval). It shows the SVG the extension
  * sends, highlights the node under the editor's cursor, and reports clicks and the export
- * button. It never parses the workflow: the language server drew the picture.
+ * button. It never parses the workflow: the language server drew the picture. The drawing is
+ * fitted to the panel at a readable size, zoomed and panned by mouse and keyboard
+ * (pan-zoom.ts), and its view is kept across redraws and in the webview's state, so a page
+ * reloaded when its tab comes back shows what it showed.
  */
+import { PanZoom, ZOOM_STEP, type GraphView } from "./pan-zoom.js";
+
 interface PreviewNode {
   key: string;
   id: string;
@@ -13,12 +18,26 @@ interface PreviewNode {
 
 type ToPage = { type: "graph"; svg: string; nodes: PreviewNode[] } | { type: "cursor"; key: string | null } | { type: "error"; message: string };
 
-declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void; getState?(): unknown; setState?(state: unknown): void };
 
 const vscode = acquireVsCodeApi();
 const container = document.getElementById("graph")!;
 const status = document.getElementById("status")!;
+const zoomLevel = document.getElementById("zoom-level");
 let current: string | null = null;
+
+function savedView(): GraphView | undefined {
+  const state = vscode.getState?.() as { view?: Partial<GraphView> } | undefined;
+  const view = state?.view;
+  if (!view || typeof view.scale !== "number" || typeof view.left !== "number" || typeof view.top !== "number") return undefined;
+  return { scale: view.scale, left: view.left, top: view.top, fitted: view.fitted === true };
+}
+
+let restore = savedView();
+const panZoom = new PanZoom(container, container, (view) => {
+  if (zoomLevel) zoomLevel.textContent = `${Math.round(view.scale * 100)}%`;
+  vscode.setState?.({ view });
+});
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -37,8 +56,6 @@ function parseSvg(text: string): SVGSVGElement | undefined {
 function showGraph(svgText: string, nodes: readonly PreviewNode[]): void {
   const svg = parseSvg(svgText);
   if (!svg) return showError("The graph could not be shown: the drawing was not valid SVG.");
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
   const byKey = new Map(nodes.map((node) => [node.key, node]));
   for (const group of Array.from(svg.querySelectorAll<SVGGElement>("g.wf-node"))) {
     const node = byKey.get(group.id.replace(/^wf-/, ""));
@@ -48,7 +65,8 @@ function showGraph(svgText: string, nodes: readonly PreviewNode[]): void {
     const faults = node.errors + node.warnings;
     group.setAttribute("aria-label", `${node.id}${faults ? `, ${node.errors} errors, ${node.warnings} warnings` : ""}: go to its declaration`);
   }
-  container.replaceChildren(svg);
+  panZoom.show(svg, restore);
+  restore = undefined;
   const errors = nodes.reduce((sum, node) => sum + node.errors, 0);
   const warnings = nodes.reduce((sum, node) => sum + node.warnings, 0);
   status.textContent = errors || warnings ? `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"} on nodes` : "";
@@ -93,5 +111,8 @@ container.addEventListener("keydown", (event) => {
 });
 
 document.getElementById("export")!.addEventListener("click", () => vscode.postMessage({ type: "export" }));
+document.getElementById("zoom-in")?.addEventListener("click", () => panZoom.zoomBy(ZOOM_STEP));
+document.getElementById("zoom-out")?.addEventListener("click", () => panZoom.zoomBy(1 / ZOOM_STEP));
+document.getElementById("zoom-fit")?.addEventListener("click", () => panZoom.fit());
 
 vscode.postMessage({ type: "ready" });
