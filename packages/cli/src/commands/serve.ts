@@ -96,6 +96,16 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
     throw error;
   }
 
+  // Listening for SIGINT and SIGTERM before saying it is ready: a script that stops it as
+  // soon as it reads the first line gets a clean stop, not the default kill.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop).off("SIGTERM", stop);
+      if (!json) io.stderr.write(`wfkit serve: ${signal}: stopping\n`);
+      void server.stop().then(resolve);
+    };
+    process.on("SIGINT", stop).on("SIGTERM", stop);
+  });
   for (const notice of [...notices, ...server.service.store.notices]) io.stderr.write(`wfkit serve: ${printable(notice)}\n`);
 
   const keys = server.service.issuedKeys;
@@ -128,14 +138,7 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
   }
   if (!isLoopbackHost(hostname)) io.stderr.write(`wfkit serve: warning: listening on ${hostname}, not loopback; anyone who can reach it can use the seeded keys\n`);
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", stop).off("SIGTERM", stop);
-      if (!json) io.stderr.write(`wfkit serve: ${signal}: stopping\n`);
-      void server.stop().then(resolve);
-    };
-    process.on("SIGINT", stop).on("SIGTERM", stop);
-  });
+  await stopped;
   return 0;
 }
 
