@@ -1,10 +1,15 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
+import { tiers } from "./test/tiers.mjs";
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
 // Unit tests run against the TypeScript sources; tests of the built CLI, server and
-// extension spawn the bundles that `npm run build` produced.
+// extension spawn the bundles that `npm run build` produced. The tiers (test/tiers.mjs say
+// which file is in which, from what it starts) are vitest projects: `npm run test:unit`
+// while editing, `npm test` for all of them.
+const byTier = tiers();
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -20,10 +25,13 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     // A property that fails in the unit suite also saves its counterexample as a regression.
     setupFiles: ["test/fuzz/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    projects: (["unit", "built", "browser", "slow"] as const).map((name) => ({
+      extends: true as const,
+      test: { name, include: byTier[name] },
+    })),
   },
 });

@@ -1,0 +1,2 @@
+export declare const SLOW: readonly string[];
+export declare function tiers(): { unit: string[]; built: string[]; browser: string[]; slow: string[] };
