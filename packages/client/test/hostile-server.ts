@@ -36,11 +36,11 @@ export function json(response: ServerResponse, value: unknown, status = 200): vo
 }
 
 /**
- * Streams `chunk` until `total` bytes have gone, or forever when `total` is Infinity, with
+ * Streams `chunk` (with `status`) until `total` bytes have gone, or forever when `total` is Infinity, with
  * backpressure, stopping when the client goes away (counted in `written`).
  */
-export function stream(server: HostileServer, response: ServerResponse, chunk: Buffer, total = Infinity, headers: Record<string, string | number> = {}): void {
-  response.writeHead(200, { "Content-Type": "application/json", ...headers });
+export function stream(server: HostileServer, response: ServerResponse, chunk: Buffer, total = Infinity, headers: Record<string, string | number> = {}, status = 200): void {
+  response.writeHead(status, { "Content-Type": "application/json", ...headers });
   let sent = 0;
   let closed = false;
   response.on("close", () => {
