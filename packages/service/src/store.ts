@@ -31,6 +31,7 @@
 import { chmodSync, closeSync, existsSync, fdatasyncSync, fsyncSync, openSync, readFileSync, renameSync, statSync, truncateSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
+import zlib from "node:zlib";
 import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
 import type { Database, SqlValue } from "sql.js";
 import { acquireLock, LockRefused, type HeldLock } from "./lock.js";
@@ -437,20 +438,25 @@ function narrowPermissions(file: string): void {
 
 // ---- journal entries ------------------------------------------------------------------------
 
-const CRC_TABLE = (() => {
-  const table = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c;
-  }
-  return table;
-})();
-
-/** CRC-32 (IEEE 802.3, as zlib's) of `bytes`. */
+/** CRC-32 (IEEE 802.3, as zlib's) of `bytes[start, end)`: zlib's own (Node 20.15 and later), else a table. */
 export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  return nativeCrc32 ? nativeCrc32(bytes.subarray(start, end)) : tableCrc32(bytes, start, end);
+}
+
+const nativeCrc32 = typeof zlib.crc32 === "function" ? zlib.crc32 : undefined;
+let crcTable: Int32Array | undefined;
+
+export function tableCrc32(bytes: Uint8Array, start: number, end: number): number {
+  if (!crcTable) {
+    crcTable = new Int32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      crcTable[n] = c;
+    }
+  }
   let c = -1;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
+  for (let i = start; i < end; i++) c = crcTable[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ -1) >>> 0;
 }
 

@@ -6,9 +6,10 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
+import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { journalPath, Store, StoreError } from "../src/index.js";
-import { crc32, encodeEntry, readJournal } from "../src/store.js";
+import { crc32, encodeEntry, readJournal, tableCrc32 } from "../src/store.js";
 import { MIGRATIONS } from "../src/migrations.js";
 import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
 
@@ -209,10 +210,17 @@ describe("the lock", () => {
 });
 
 describe("journal entries", () => {
-  it("computes zlib's CRC-32", () => {
-    expect(crc32(Buffer.from("123456789")).toString(16)).toBe("cbf43926");
-    expect(crc32(Buffer.alloc(0))).toBe(0);
-    expect(crc32(Buffer.from("The quick brown fox jumps over the lazy dog")).toString(16)).toBe("414fa339");
+  it("computes zlib's CRC-32, natively or by its table (for a Node without zlib.crc32)", () => {
+    for (const sum of [crc32, tableCrc32]) {
+      expect(sum(Buffer.from("123456789"), 0, 9).toString(16)).toBe("cbf43926");
+      expect(sum(Buffer.alloc(0), 0, 0)).toBe(0);
+      expect(sum(Buffer.from("The quick brown fox jumps over the lazy dog"), 0, 43).toString(16)).toBe("414fa339");
+      expect(sum(Buffer.from("xx123456789yy"), 2, 11).toString(16)).toBe("cbf43926");
+    }
+    for (let size = 0; size < 2000; size += 97) {
+      const bytes = randomBytes(size);
+      expect(tableCrc32(bytes, 0, size)).toBe(crc32(bytes));
+    }
   });
 
   it("frames each entry with its byte length and checksum, multi-byte text included", () => {
