@@ -9,7 +9,7 @@ import type { Context, Hono } from "hono";
 import { errors, type UsageOutage } from "./errors.js";
 import type { WorkflowsService } from "./service.js";
 import { clientIp, readObject } from "./request.js";
-import { SCOPES } from "./policy.js";
+import { ENTITLEMENTS, SCOPES } from "./policy.js";
 
 export const ADMIN_PREFIX = "/__admin";
 
@@ -62,7 +62,7 @@ export function adminRoutes(app: Hono, service: WorkflowsService): void {
   });
 
   post("/accounts/:account", async (c) => {
-    const body = await readObject(c, ["plan", "region", "acceptanceOutstanding", "allowanceMinorUnits", "resetUsage"]);
+    const body = await readObject(c, ["plan", "region", "acceptanceOutstanding", "allowanceMinorUnits", "resetUsage", "entitlements"]);
     const check = (ok: boolean, field: string, what: string) => {
       if (!ok) throw errors.badRequest(`${field} must be ${what}`, `/${field}`);
     };
@@ -71,6 +71,11 @@ export function adminRoutes(app: Hono, service: WorkflowsService): void {
     check(body.acceptanceOutstanding === undefined || typeof body.acceptanceOutstanding === "boolean", "acceptanceOutstanding", "true or false");
     check(body.allowanceMinorUnits === undefined || (Number.isInteger(body.allowanceMinorUnits) && (body.allowanceMinorUnits as number) >= 0), "allowanceMinorUnits", "a whole number, 0 or more");
     check(body.resetUsage === undefined || typeof body.resetUsage === "boolean", "resetUsage", "true or false");
+    check(
+      body.entitlements === undefined || (Array.isArray(body.entitlements) && body.entitlements.every((entitlement) => (ENTITLEMENTS as readonly unknown[]).includes(entitlement))),
+      "entitlements",
+      `an array of ${ENTITLEMENTS.join(", ")} (the whole list the account holds beyond its plan; [] takes them away)`,
+    );
     return c.json({ account: service.updateAccount(c.req.param("account")!, body as Parameters<WorkflowsService["updateAccount"]>[1]) });
   });
 
@@ -110,6 +115,21 @@ export function adminRoutes(app: Hono, service: WorkflowsService): void {
     if (typeof body.user !== "string") throw errors.badRequest("user must be a user id", "/user");
     if (!service.user(body.user)) throw errors.userNotFound(body.user);
     return c.json({ token: service.signals.createAlertToken(body.user) }, 201);
+  });
+
+  // Alerts that fire record their notifications here instead of sending them (nothing leaves
+  // the machine): oldest first, each with the alert, the address(es), the value and when.
+  app.get(`${ADMIN_PREFIX}/notifications`, (c) => {
+    guard(c, service);
+    const notifications = service.signals.notifications();
+    return c.json({ notifications, count: notifications.length });
+  });
+
+  // The reference shows an alert's `active` but no transition of it: this is one.
+  post("/alerts/:alert", async (c) => {
+    const body = await readObject(c, ["active"]);
+    if (typeof body.active !== "boolean") throw errors.badRequest("active must be true or false (false: the alert notifies nobody until it is made active again)", "/active");
+    return c.json({ alert: service.signals.setAlertActive(c.req.param("alert")!, body.active) });
   });
 
   post("/oauth-tokens", async (c) => {

@@ -10,8 +10,9 @@ import { Hono, type Context } from "hono";
 import { ApiError, errors } from "./errors.js";
 import type { Caller } from "./auth.js";
 import { adminRoutes } from "./admin.js";
+import { anyaRoutes } from "./anya.js";
 import { clientIp, readEmpty, readObject } from "./request.js";
-import { LIMITS, RESEARCH_PRODUCT, RUN_FILTERS, WORKFLOWS_REGIONS, planHas, scopesGrant, type RunFilter, type Scope } from "./policy.js";
+import { LIMITS, RESEARCH_PRODUCT, RUN_FILTERS, WORKFLOWS_REGIONS, characterCount, planHas, scopesGrant, type RunFilter, type Scope } from "./policy.js";
 import type { WorkflowsService } from "./service.js";
 import { TEMPLATES } from "./generated/templates.js";
 import { SIGNALS_ROUTES, isSignalsPath, signalsRoutes } from "./signals/routes.js";
@@ -124,7 +125,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
       const body = await readObject(c, ["question"], true);
       if (body.question !== undefined && typeof body.question !== "string") throw errors.badRequest("question must be a string (a label for the run)", "/question");
       const question = body.question as string | undefined;
-      if (question !== undefined && question.length > LIMITS.questionLength) throw errors.badRequest(`question must be at most ${LIMITS.questionLength} characters (got ${question.length})`, "/question");
+      // Characters as a person counts them (code points), not UTF-16 units: 600 emoji are 600.
+      if (question !== undefined && characterCount(question) > LIMITS.questionLength)
+        throw errors.badRequest(`question must be at most ${LIMITS.questionLength} characters (got ${characterCount(question)}, counted as Unicode code points); shorten the label`, "/question");
       const mockCase = c.req.header(MOCK_CASE_HEADER) ?? "default";
       const result = service.startRun(caller.userId, c.req.param("wf")!, { ...(question !== undefined ? { question } : {}), mockCase, ...(key !== undefined ? { idempotencyKey: key } : {}) });
       if (result.replayed) c.header("Idempotent-Replayed", "true");
@@ -220,6 +223,7 @@ export function createApp(service: WorkflowsService): Hono {
     else app.post(route.path, handler);
   }
   signalsRoutes(app, service);
+  anyaRoutes(app, service);
   adminRoutes(app, service);
   const patterns = [
     ...API_ROUTES.map((route) => ({ method: route.method, pattern: toRegExp(route.path) })),

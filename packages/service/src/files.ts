@@ -7,7 +7,7 @@ import { Ajv, type ErrorObject } from "ajv";
 import { indexCatalogue, type Catalogue } from "@wfkit/core";
 import seedSchema from "./schema/seed.schema.json" with { type: "json" };
 import mocksSchema from "./schema/mocks.schema.json" with { type: "json" };
-import { RESEARCH_PRODUCT, type PlanName, type Scope } from "./policy.js";
+import { RESEARCH_PRODUCT, type Entitlement, type PlanName, type Scope } from "./policy.js";
 
 export class ConfigFileError extends Error {}
 
@@ -17,6 +17,8 @@ export interface SeedAccount {
   region?: string;
   acceptanceOutstanding?: boolean;
   allowanceMinorUnits?: number;
+  /** Entitlements beyond the plan's features: `anya` opens the assistant surface (`/anya`). */
+  entitlements?: Entitlement[];
 }
 export interface SeedKey {
   id: string;

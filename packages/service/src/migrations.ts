@@ -123,6 +123,22 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   // Session JWTs are signed with a key kept in memory only, made anew by each process: the
   // key earlier versions kept in the database, in clear, is deleted (and signs nothing now).
   ["DELETE FROM meta WHERE key = 'session_secret'"],
+  // Alerts that fire: each alert's run of periods in which its condition held and the end of
+  // the last period it was judged for; the notifications recorded in place of sending them;
+  // and the entitlements an account holds beyond its plan (the assistant surface's `anya`).
+  [
+    "ALTER TABLE alerts ADD COLUMN consecutive_periods INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE alerts ADD COLUMN judged_until INTEGER",
+    `CREATE TABLE alert_notifications (
+      id TEXT PRIMARY KEY,
+      alert_id TEXT NOT NULL REFERENCES alerts (id),
+      user_id TEXT NOT NULL REFERENCES users (id),
+      period_end INTEGER NOT NULL,
+      body TEXT NOT NULL
+    )`,
+    "CREATE INDEX alert_notifications_by_time ON alert_notifications (period_end)",
+    "ALTER TABLE accounts ADD COLUMN entitlements TEXT NOT NULL DEFAULT '[]'",
+  ],
 ];
 
 /**

@@ -20,6 +20,23 @@ export function planHas(plan: string, feature: Feature): boolean {
   return (PLANS[plan as PlanName]?.features as readonly string[] | undefined)?.includes(feature) ?? false;
 }
 
+/**
+ * Entitlements an account may hold beyond its plan's features. The reference gates the
+ * assistant surface under `/anya` by the `anya` entitlement (not by scopes) and names no plan
+ * that includes it, so no plan does here: a seed grants it to an account (`"entitlements":
+ * ["anya"]`), or `POST /__admin/accounts/{id}` does.
+ */
+export const ENTITLEMENTS = ["anya"] as const;
+export type Entitlement = (typeof ENTITLEMENTS)[number];
+
+/** Whether an account holds an entitlement: through its plan's features or a grant of its own. */
+export function accountHas(account: { plan: string; entitlements: readonly string[] }, entitlement: Entitlement): boolean {
+  return account.entitlements.includes(entitlement) || ((PLANS[account.plan as PlanName]?.features as readonly string[] | undefined)?.includes(entitlement) ?? false);
+}
+
+/** Where the assistant surface lives (the reference's `/anya`, under the base address). */
+export const ANYA_PATH = "/anya";
+
 export const SCOPES = ["read:workflows", "write:workflows"] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -51,6 +68,7 @@ export function statesIn(filter: RunFilter): RunState[] {
 }
 
 export const LIMITS = {
+  /** Characters, counted as Unicode code points (`characterCount`): an emoji is one character, not two UTF-16 units. */
   questionLength: 1000,
   workflowNameLength: 200,
   idempotencyKeyLength: 255,
@@ -71,3 +89,22 @@ export const RUN_HOST = "workflow_run";
 /** API keys: `wfk_<key id>_<secret>`. Only the SHA-256 of the secret is stored. */
 export const API_KEY_PREFIX = "wfk_";
 export const OAUTH_TOKEN_PREFIX = "wfo_";
+
+/**
+ * The characters of a text as a person counts them: Unicode code points, so a character
+ * outside the Basic Multilingual Plane (an emoji, many CJK ideographs) counts once, not as the
+ * two UTF-16 code units JavaScript's `length` counts. A lone surrogate counts as one. The
+ * reference's "at most 1000 characters" does not say how characters are counted; this is the
+ * reading docs/service.md lists.
+ */
+export function characterCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++, count++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return count;
+}

@@ -11,14 +11,21 @@
  * before it was cancelled, a failed part costs nothing, and a part still running when its
  * run is cancelled costs nothing.
  *
+ * Terminal parts run against canonical subjects: before a terminal part returns anything, each
+ * of its subjects must be a company the service's resolver holds (its catalogue's `subjects`
+ * table) with a listed equity to run against. Otherwise the part fails, naming the subject and
+ * the reason in resolve-subjects' words (`not_found`, `unlisted`), draws nothing, and the run
+ * ends failed, whatever the mock file says.
+ *
  * A result is below the floor when its mock says so or when any of its inputs was (a pack
  * assembled from a below-floor result is itself below the floor). A `hold` gate that
  * receives one holds the run (`held`) until it is delivered; delivering passes the result on.
  */
-import type { Catalogue, CataloguePart, Estimate } from "@wfkit/core";
+import type { Catalogue, CataloguePart, CatalogueSubject, Estimate } from "@wfkit/core";
 import { indexCatalogue } from "@wfkit/core";
 import type { NodeState, RunNodeView } from "@wfkit/client";
 import { DEFAULT_PART_DELAY_MS, type MockFile, type MockResponse } from "./files.js";
+import { tickerOf } from "./subjects.js";
 
 export type { NodeState } from "@wfkit/client";
 
@@ -114,3 +121,35 @@ export function subjectsOf(body: unknown, nodeId: string): string[] {
 }
 
 export const OPEN_NODE_STATES: readonly NodeState[] = ["pending", "running", "held"];
+
+/** A subject a terminal part cannot run against, and why, in resolve-subjects' words. */
+export interface UnrunnableSubject {
+  index: number;
+  canonicalId: string;
+  reason: "not_found" | "unlisted";
+}
+
+/**
+ * Why a terminal part cannot run against its subjects, or undefined when it can: every
+ * subject must be in `subjects` (the service's table, by canonical id) and listed (a ticker).
+ */
+export function subjectFailure(node: RunNode, canonicalIds: readonly string[], subjects: ReadonlyMap<string, CatalogueSubject>, hasTable: boolean): { code: string; message: string; unrunnable: UnrunnableSubject[] } | undefined {
+  if (node.partId === undefined || !node.partId.startsWith("terminal.")) return undefined;
+  const unrunnable: UnrunnableSubject[] = [];
+  canonicalIds.forEach((canonicalId, index) => {
+    const subject = subjects.get(canonicalId);
+    if (!subject) unrunnable.push({ index, canonicalId, reason: "not_found" });
+    else if (tickerOf(subject) === undefined) unrunnable.push({ index, canonicalId, reason: "unlisted" });
+  });
+  if (!unrunnable.length) return undefined;
+  const why = (entry: UnrunnableSubject) =>
+    entry.reason === "unlisted"
+      ? `subject ${entry.index + 1}, \`${entry.canonicalId}\`, is held but has no listed equity to run against (unlisted)`
+      : hasTable
+        ? `subject ${entry.index + 1}, \`${entry.canonicalId}\`, is not a company this service holds (not_found: its subject table has no such canonical id)`
+        : `subject ${entry.index + 1}, \`${entry.canonicalId}\`, cannot be found: this service's catalogue has no subject table, so it holds no company (give \`wfkit serve --catalogue\` one with \`subjects\`)`;
+  const message =
+    `Part \`${node.nodeId}\` (${node.partId}) did not run: ${unrunnable.map(why).join("; ")}. Terminal parts run against canonical subjects: ` +
+    "pin the company with resolve-subjects (`wfkit pin`) and publish a new version. The part drew nothing from the allowance.";
+  return { code: unrunnable[0]!.reason === "unlisted" ? "subject_unlisted" : "subject_not_found", message, unrunnable };
+}

@@ -6,13 +6,13 @@
  * interleave with another request's.
  */
 import { randomBytes } from "node:crypto";
-import { defaultCatalogue, validateDefinition, type Catalogue, type Estimate } from "@wfkit/core";
+import { defaultCatalogue, validateDefinition, type Catalogue, type CatalogueSubject, type Estimate } from "@wfkit/core";
 import { Authenticator, formatApiKey, newSecret, sha256, validIpAllowlistEntry } from "./auth.js";
 import { Clock } from "./clock.js";
 import { ApiError, errors, type UsageOutage } from "./errors.js";
 import { DEFAULT_SEED, type MockFile, type Seed } from "./files.js";
 import { LIMITS, PLAN_NAMES, RESEARCH_PRODUCT, RUN_HOST, planHas, statesIn, type PlanName, type RunFilter, type RunState } from "./policy.js";
-import { mockResponseFor, OPEN_NODE_STATES, partDelayMs, planRun, subjectsOf, type RunNode } from "./runs.js";
+import { mockResponseFor, OPEN_NODE_STATES, partDelayMs, planRun, subjectFailure, subjectsOf, type RunNode } from "./runs.js";
 import { Store, type Row } from "./store.js";
 import type { CreateWorkflowResponse, PartsResponse, PublishResponse, ResolveSubjectsResponse, Run, RunChangeResponse, RunListResponse, RunSummary, SaveVersionResponse, ValidateDefinitionResponse } from "@wfkit/client";
 import { resolveHints } from "./subjects.js";
@@ -39,6 +39,8 @@ export interface Account {
   acceptanceOutstanding: boolean;
   allowanceMinorUnits: number;
   usedMinorUnits: number;
+  /** Entitlements beyond the plan's features (`anya`). */
+  entitlements: string[];
 }
 
 export interface User {
@@ -102,9 +104,12 @@ export class WorkflowsService {
   static async create(options: ServiceOptions = {}): Promise<WorkflowsService> {
     const store = await Store.open(options.db);
     const service = new WorkflowsService(store, options);
-    if (!store.get("SELECT id FROM accounts LIMIT 1")) service.applySeed();
-    else service.recallSeededKeys();
+    if (!store.get("SELECT id FROM accounts LIMIT 1")) {
+      service.applySeed();
+      service.grantSeedEntitlements();
+    } else service.recallSeededKeys();
     service.resumeOpenRuns();
+    service.signals.startAlertClock();
     return service;
   }
 
@@ -419,6 +424,13 @@ export class WorkflowsService {
     }
   }
 
+  private subjectIndex: ReadonlyMap<string, CatalogueSubject> | undefined;
+
+  /** The companies this service holds (its catalogue's subject table), by canonical id. */
+  private get subjectsById(): ReadonlyMap<string, CatalogueSubject> {
+    return (this.subjectIndex ??= new Map((this.catalogue.subjects ?? []).map((subject) => [subject.canonicalId, subject])));
+  }
+
   private completePart(runId: string, nodeId: string): void {
     const row = this.store.get("SELECT * FROM runs WHERE id = ?", [runId]);
     if (!row || row.state !== "running") return;
@@ -428,9 +440,20 @@ export class WorkflowsService {
     const now = this.clock.now();
     const mockCase = String(row.mock_case);
     const version = this.store.get("SELECT body FROM versions WHERE id = ?", [String(row.version_id)])!;
+    const subjects = subjectsOf(JSON.parse(String(version.body)), nodeId);
     this.store.transaction(() => {
-      const response = mockResponseFor(this.mocks, mockCase, node, (target) => this.countCall(mockCase, target), this.catalogue, subjectsOf(JSON.parse(String(version.body)), nodeId));
       node.finishedAt = ISO(now);
+      // A terminal part against a subject the service does not hold fails before any mock answers.
+      const unrunnable = subjectFailure(node, subjects, this.subjectsById, this.catalogue.subjects !== undefined);
+      if (unrunnable) {
+        node.state = "failed";
+        node.failure = { code: unrunnable.code, message: unrunnable.message };
+        node.output = { unrunnableSubjects: unrunnable.unrunnable };
+        for (const other of nodes) if (other.state === "pending") other.state = "cancelled";
+        this.finish(row, "failed", nodes, now);
+        return;
+      }
+      const response = mockResponseFor(this.mocks, mockCase, node, (target) => this.countCall(mockCase, target), this.catalogue, subjects);
       if ("failure" in response) {
         node.state = "failed";
         node.failure = { code: response.failure.code, message: response.failure.message ?? `part ${node.partId} failed (${response.failure.code})` };
@@ -484,9 +507,20 @@ export class WorkflowsService {
     this.faults.usage = null;
     this.faults.resolverDown = false;
     this.applySeed();
+    this.grantSeedEntitlements();
+    this.signals.startAlertClock();
   }
 
-  updateAccount(id: string, change: { plan?: string; region?: string; acceptanceOutstanding?: boolean; allowanceMinorUnits?: number; resetUsage?: boolean }): Account {
+  /** The seed's `entitlements` of each account (applied with the seed, at first start and on reset). */
+  private grantSeedEntitlements(): void {
+    const granted = this.seed.accounts.filter((account) => account.entitlements?.length);
+    if (!granted.length) return;
+    this.store.transaction(() => {
+      for (const account of granted) this.store.run("UPDATE accounts SET entitlements = ? WHERE id = ?", [JSON.stringify(account.entitlements), account.id]);
+    });
+  }
+
+  updateAccount(id: string, change: { plan?: string; region?: string; acceptanceOutstanding?: boolean; allowanceMinorUnits?: number; resetUsage?: boolean; entitlements?: string[] }): Account {
     if (!this.account(id)) throw new ApiError(404, { error: "account_not_found", message: `There is no account ${id} (accounts: ${this.accounts().map((a) => a.id).join(", ")}).` });
     if (change.plan !== undefined && !PLAN_NAMES.includes(change.plan as PlanName)) throw errors.badRequest(`plan must be one of ${PLAN_NAMES.join(", ")}`, "/plan");
     this.store.transaction(() => {
@@ -494,6 +528,7 @@ export class WorkflowsService {
       if (change.region !== undefined) this.store.run("UPDATE accounts SET region = ? WHERE id = ?", [change.region, id]);
       if (change.acceptanceOutstanding !== undefined) this.store.run("UPDATE accounts SET acceptance_outstanding = ? WHERE id = ?", [change.acceptanceOutstanding ? 1 : 0, id]);
       if (change.allowanceMinorUnits !== undefined) this.store.run("UPDATE accounts SET allowance_minor_units = ? WHERE id = ?", [change.allowanceMinorUnits, id]);
+      if (change.entitlements !== undefined) this.store.run("UPDATE accounts SET entitlements = ? WHERE id = ?", [JSON.stringify([...new Set(change.entitlements)]), id]);
       // A reset clears what finished runs drew; open runs keep their reservations.
       if (change.resetUsage)
         this.store.run(
@@ -546,6 +581,7 @@ function toAccount(row: Row): Account {
     acceptanceOutstanding: Number(row.acceptance_outstanding) === 1,
     allowanceMinorUnits: Number(row.allowance_minor_units),
     usedMinorUnits: Number(row.used_minor_units),
+    entitlements: JSON.parse(String(row.entitlements ?? "[]")) as string[],
   };
 }
 

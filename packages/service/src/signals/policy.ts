@@ -32,3 +32,12 @@ export const HISTORY_DEFAULT_FROM = "2020-01-01";
 
 /** An alert created without `geography` watches the API's default geography. */
 export const DEFAULT_GEOGRAPHY = "US";
+
+/**
+ * The alert clock's longest wait between two looks at the time: a period end is at most 31
+ * days away, longer than a real clock's timer can wait (about 24.8 days), so it wakes daily.
+ */
+export const ALERT_TICK_MS = 24 * 60 * 60 * 1000;
+
+/** A clock moved by years at once judges each alert's last this-many periods only (ten years of weeks). */
+export const MAX_PERIODS_JUDGED_AT_ONCE = 520;

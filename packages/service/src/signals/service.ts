@@ -9,14 +9,16 @@ import { randomBytes } from "node:crypto";
 import { validateAlertBody, validateViewBody } from "@wfkit/core";
 import { CredentialRefused, newSecret, sha256, type Authenticator } from "../auth.js";
 import type { Clock } from "../clock.js";
+import { ApiError } from "../errors.js";
 import type { Row, Store } from "../store.js";
 import { signalsErrors } from "./errors.js";
+import { judgeAlert, nextPeriodEnd, PERIOD_OF_TYPE, periodsNeeded, periodStart, type AlertPeriod } from "./evaluate.js";
 import { AiRateLimiter } from "./limiter.js";
-import { ALERT_TOKEN_PREFIX, DEFAULT_GEOGRAPHY, DETAIL_PLANS, type AiLimit } from "./policy.js";
-import type { Alert, Geography, SavedView } from "./types.js";
+import { ALERT_TICK_MS, ALERT_TOKEN_PREFIX, DEFAULT_GEOGRAPHY, DETAIL_PLANS, MAX_PERIODS_JUDGED_AT_ONCE, type AiLimit } from "./policy.js";
+import type { Alert, AlertNotification, Geography, SavedView } from "./types.js";
 
 /** The signals tables, children first: what an admin reset empties before the users. */
-export const SIGNALS_TABLES = ["alerts", "saved_views", "alert_tokens"] as const;
+export const SIGNALS_TABLES = ["alert_notifications", "alerts", "saved_views", "alert_tokens"] as const;
 
 export interface SignalsCaller {
   userId: string;
@@ -29,6 +31,8 @@ const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
 
 export class SignalsService {
   readonly limiter: AiRateLimiter;
+  /** Bumped each time the alert clock is armed, so a timer of an earlier arming does nothing. */
+  private alertClockGeneration = 0;
 
   constructor(
     private readonly store: Store,
@@ -126,6 +130,114 @@ export class SignalsService {
     return this.store.all("SELECT * FROM alerts WHERE user_id = ? ORDER BY created_at, rowid", [userId]).map(presentAlert);
   }
 
+  /**
+   * Turns an alert on or off (the admin surface: the reference shows `active` but no
+   * transition). Either way its run of periods starts again: periods while it was off are
+   * not judged, and a re-activated alert is judged from the next period end.
+   */
+  setAlertActive(id: string, active: boolean): Alert {
+    if (!this.store.get("SELECT id FROM alerts WHERE id = ?", [id]))
+      throw new ApiError(404, { error: "alert_not_found", message: `There is no alert ${id}. GET /signals/api/alerts (with the alert token) lists a user's alerts.` });
+    this.store.transaction(() =>
+      this.store.run("UPDATE alerts SET active = ?, consecutive_periods = 0, judged_until = ? WHERE id = ?", [active ? 1 : 0, this.clock.now(), id]),
+    );
+    return presentAlert(this.store.get("SELECT * FROM alerts WHERE id = ?", [id])!);
+  }
+
+  // ---- alerts that fire -------------------------------------------------------------------
+
+  /**
+   * Arms the alert clock: a timer on the service clock at the next period end (a Monday, or
+   * the 1st of a month, 00:00 UTC), or a day from now if that is sooner (a real clock's timer
+   * cannot wait longer than about 24 days). Each tick judges every period that has ended and
+   * arms the next. Called at start and after a reset (which drops every timer).
+   */
+  startAlertClock(): void {
+    const generation = ++this.alertClockGeneration;
+    const now = this.clock.now();
+    const next = Math.min(nextPeriodEnd("week", now), nextPeriodEnd("month", now), now + ALERT_TICK_MS);
+    this.clock.schedule(next - now, () => {
+      if (generation !== this.alertClockGeneration) return;
+      this.judgeDueAlerts();
+      this.startAlertClock();
+    });
+  }
+
+  /**
+   * Judges every alert for each of its periods that ended since it was last judged, in one
+   * transaction. An active alert's condition is judged on the data as the endpoints show it
+   * (evaluate.ts); its run of consecutive periods grows while the condition holds and ends when
+   * it does not; each period that ends a run of at least `min_consecutive` (1 when absent)
+   * records a notification to its address(es). Nothing is sent: the notification is the record.
+   * An inactive alert's periods pass unjudged. A clock moved by more than
+   * MAX_PERIODS_JUDGED_AT_ONCE periods judges only the last ones.
+   */
+  judgeDueAlerts(): number {
+    const now = this.clock.now();
+    let recorded = 0;
+    this.store.transaction(() => {
+      for (const row of this.store.all("SELECT * FROM alerts ORDER BY created_at, rowid")) {
+        const period = PERIOD_OF_TYPE[String(row.type) as keyof typeof PERIOD_OF_TYPE] ?? "week";
+        const ends = periodEnds(period, row.judged_until === null ? Number(row.created_at) : Number(row.judged_until), now);
+        if (!ends.length) continue;
+        const id = String(row.id);
+        if (Number(row.active) !== 1) {
+          this.store.run("UPDATE alerts SET consecutive_periods = 0, judged_until = ? WHERE id = ?", [ends[ends.length - 1]!, id]);
+          continue;
+        }
+        const alert = presentAlert(row);
+        const judged = {
+          type: alert.type,
+          condition: alert.condition,
+          threshold: row.threshold === null ? null : Number(row.threshold),
+          geography: alert.geography,
+          sector_id: row.sector_id === null ? null : String(row.sector_id),
+          series_key: row.series_key === null ? null : String(row.series_key),
+          min_consecutive: row.min_consecutive === null ? null : Number(row.min_consecutive),
+        };
+        const needed = periodsNeeded(judged.min_consecutive);
+        let run = Number(row.consecutive_periods);
+        for (const end of ends) {
+          // The sample data is a fixed snapshot, so each period's judgment reads the same data;
+          // it is made per period all the same, as a service with moving data would.
+          const judgment = judgeAlert(judged);
+          run = judgment.holds ? run + 1 : 0;
+          if (!judgment.holds || run < needed) continue;
+          const notification: AlertNotification = {
+            id: newId("ntf"),
+            alertId: id,
+            alertName: alert.name,
+            type: alert.type,
+            condition: alert.condition,
+            ...(alert.threshold !== undefined ? { threshold: alert.threshold } : {}),
+            geography: alert.geography,
+            email: alert.email,
+            ...(alert.whatsapp_number !== undefined ? { whatsappNumber: String(alert.whatsapp_number) } : {}),
+            channels: alert.whatsapp_number !== undefined ? ["email", "whatsapp"] : ["email"],
+            value: judgment.value,
+            detail: judgment.detail,
+            ...(judgment.signalIds ? { signalIds: judgment.signalIds } : {}),
+            period,
+            periodStart: ISO(periodStart(period, end)),
+            periodEnd: ISO(end),
+            consecutivePeriods: run,
+            notifiedAt: ISO(end),
+            sent: false,
+          };
+          this.store.run("INSERT INTO alert_notifications (id, alert_id, user_id, period_end, body) VALUES (?, ?, ?, ?, ?)", [notification.id, id, String(row.user_id), end, JSON.stringify(notification)]);
+          recorded++;
+        }
+        this.store.run("UPDATE alerts SET consecutive_periods = ?, judged_until = ? WHERE id = ?", [run, ends[ends.length - 1]!, id]);
+      }
+    });
+    return recorded;
+  }
+
+  /** Every notification recorded, oldest first (by the period that triggered it, then as recorded). */
+  notifications(): AlertNotification[] {
+    return this.store.all("SELECT body FROM alert_notifications ORDER BY period_end, rowid").map((row) => JSON.parse(String(row.body)) as AlertNotification);
+  }
+
   // ---- saved views ------------------------------------------------------------------------
 
   views(userId: string): SavedView[] {
@@ -186,4 +298,13 @@ function presentView(row: Row): SavedView {
     driver_ids: JSON.parse(String(row.driver_ids)) as string[],
     question: String(row.question),
   };
+}
+
+/** The period ends after `from` up to and including `to`, oldest first; at most the last MAX_PERIODS_JUDGED_AT_ONCE. */
+function periodEnds(period: AlertPeriod, from: number, to: number): number[] {
+  // No period is longer than 31 days: starting that many periods back from `to` is enough.
+  const start = Math.max(from, to - (MAX_PERIODS_JUDGED_AT_ONCE + 1) * 31 * 24 * 60 * 60 * 1000);
+  const ends: number[] = [];
+  for (let end = nextPeriodEnd(period, start); end <= to; end = nextPeriodEnd(period, end)) ends.push(end);
+  return ends.slice(-MAX_PERIODS_JUDGED_AT_ONCE);
 }
