@@ -19,6 +19,7 @@
  *
  * No `node:` imports: this runs in browsers and editor hosts too.
  */
+import { firstBracketBeyond, MAX_JSON_DEPTH } from "@wfkit/core";
 import { describeMismatch, type Guard } from "./answer-shapes.js";
 import type { BadAnswerReason, NoAnswerReason } from "./errors.js";
 import { withRetries, type RetryPolicy, type Timing } from "./retry.js";
@@ -32,8 +33,12 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Redirects a GET may follow within its origin. */
 export const MAX_REDIRECTS = 5;
-/** Arrays and objects nested deeper than this are refused (no answer of either API comes near it). */
-export const MAX_ANSWER_DEPTH = 128;
+/**
+ * Arrays and objects nested deeper than this are refused before parsing: core's limit for all
+ * JSON wfkit reads (printing or walking deeper JSON overflows the stack; no answer of either
+ * API comes near it).
+ */
+export const MAX_ANSWER_DEPTH = MAX_JSON_DEPTH;
 
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
@@ -423,23 +428,7 @@ function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
-/**
- * Whether JSON text nests arrays and objects deeper than `max`: one pass over the text,
- * brackets inside strings skipped, so a hostile answer is measured before anything
- * recursive (JSON.stringify, a printer) walks it.
- */
-export function nestedDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 /* [ */ || c === 123 /* { */) {
-      if (++depth > max) return true;
-    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
-  }
-  return false;
+/** Whether JSON text nests arrays and objects deeper than `max` (core's one-pass scan, brackets inside strings skipped). */
+function nestedDeeperThan(text: string, max: number): boolean {
+  return firstBracketBeyond(text, max) >= 0;
 }
