@@ -75,7 +75,8 @@ export function launch(args: readonly string[], options: LaunchOptions): Promise
       started = true;
       clearTimeout(timer);
       const first = JSON.parse(line) as Pick<Started, "baseUrl" | "signalsBaseUrl" | "keys" | "adminToken">;
-      resolve({
+      // What it wrote to stderr before this line travels through another pipe: let it arrive.
+      setTimeout(() => resolve({
         kind: "started",
         pid: child.pid!,
         ...first,
@@ -85,7 +86,7 @@ export function launch(args: readonly string[], options: LaunchOptions): Promise
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);
           return exited;
         },
-      });
+      }), 100);
     });
     void exited.then(async (code) => {
       if (started) return;
