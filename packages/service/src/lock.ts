@@ -57,8 +57,7 @@ export function lockPath(file: string): string {
  */
 export function acquireLock(file: string): HeldLock {
   const target = lockPath(file);
-  const key = target;
-  if (heldHere.has(key)) throw new LockRefused(`${file} is already open in this process (pid ${process.pid}); close it first`);
+  if (heldHere.has(target)) throw new LockRefused(`${file} is already open in this process (pid ${process.pid}); close it first`);
   const holder: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() };
   const content = JSON.stringify(holder) + "\n";
   const deadline = Date.now() + RETRY_MS;
@@ -80,10 +79,10 @@ export function acquireLock(file: string): HeldLock {
       notice = verdict.message;
       break;
     }
-    if (Date.now() > deadline) throw new LockRefused(`${target} is being taken over by another process; try again`);
+    if (Date.now() > deadline) throw new LockRefused(`${file} is being claimed by another wfkit serve starting at the same moment (its lock ${target} was stale); try again in a moment`);
     sleep(25);
   }
-  heldHere.add(key);
+  heldHere.add(target);
   let released = false;
   return {
     path: target,
@@ -91,7 +90,7 @@ export function acquireLock(file: string): HeldLock {
     release() {
       if (released) return;
       released = true;
-      heldHere.delete(key);
+      heldHere.delete(target);
       // Remove it only while it is still ours.
       if (readText(target) === content) unlinkQuietly(target);
     },
