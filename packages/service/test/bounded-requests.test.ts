@@ -92,7 +92,7 @@ describe("request bodies over the limit, through the real process", () => {
   function upload(path: string, total: number, declared?: number): Promise<number> {
     const url = new URL(served.baseUrl + path);
     return new Promise((resolve, reject) => {
-      const credential = path.startsWith("/signals") ? { "X-Alert-Token": served.keys.alertToken! } : { Authorization: `Bearer ${served.keys.write}` };
+      const credential: Record<string, string> = path.startsWith("/signals") ? { "X-Alert-Token": served.keys.alertToken! } : { Authorization: `Bearer ${served.keys.write}` };
       const headers: Record<string, string> = { ...credential, "Content-Type": "application/json" };
       if (declared !== undefined) headers["Content-Length"] = String(declared);
       const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers });
