@@ -9,7 +9,11 @@
 import type { Catalogue, Definition, Estimate, Fault } from "@wfkit/core";
 
 export type Scope = "read:workflows" | "write:workflows";
-export type Feature = "workflows" | "workflows_api";
+/**
+ * What a `402 plan_required` names in `required_feature`: the reference's plan features, or
+ * `anya`, the entitlement that gates the assistant surface under `/anya` (not API scopes).
+ */
+export type Feature = "workflows" | "workflows_api" | "anya";
 
 /** Run states; `open` and `terminal` are the run listing's filter values. */
 export type RunState = "queued" | "running" | "held" | "succeeded" | "failed" | "cancelled";

@@ -86,7 +86,7 @@ export class WorkflowsApiError extends Error {
     this.code = body.error;
     this.kind = kindOf(status, body.error);
     this.requiredScope = typeof body.required_scope === "string" ? body.required_scope : undefined;
-    this.requiredFeature = body.required_feature === "workflows" || body.required_feature === "workflows_api" ? body.required_feature : undefined;
+    this.requiredFeature = body.required_feature === "workflows" || body.required_feature === "workflows_api" || body.required_feature === "anya" ? body.required_feature : undefined;
     const details = body.details as { reason?: unknown } | undefined;
     this.reason = details && typeof details.reason === "string" ? details.reason : undefined;
     // Only entries of a fault's shape: whoever reads them (wfkit's remote check) may trust their fields.

@@ -466,13 +466,19 @@ export const signalsSpec: CommandSpec = {
 
 export const alertsSpec: CommandSpec = {
   name: "alerts",
-  summary: "Create a Consumer Signals alert from a checked *.alert.json body.",
-  usage: "create FILE",
+  summary: "Create a Consumer Signals alert from a checked *.alert.json body, or list what a local wfkit serve's alerts triggered.",
+  usage: "create FILE | notifications",
   details: [
-    "FILE is checked first, exactly as `wfkit check` checks it (the same rules, config and",
-    "output); with errors nothing is sent and the exit status is 1. Warnings are shown and do",
+    "`create`: FILE is checked first, exactly as `wfkit check` checks it (the same rules, config",
+    "and output); with errors nothing is sent and the exit status is 1. Warnings are shown and do",
     "not stop it. FILE must be an alert body as wfkit recognises one: named *.alert.json, or",
     'with "$schema" naming alert.schema.json. `$schema` itself is not sent.',
+    "",
+    "`notifications`: the notifications a local `wfkit serve` recorded for its alerts instead of",
+    "sending them (it judges each active alert at the end of every period on its clock), oldest",
+    "first: when, the alert, its type and condition, the value, the address(es), what was seen.",
+    "It reads wfkit serve's admin surface, at --base-url or WFKIT_SIGNALS_URL without its",
+    "/signals path, with the admin token (WFKIT_ADMIN_TOKEN, or --token-file FILE).",
     "",
     SIGNALS_REMOTE_DETAILS,
   ].join("\n"),
@@ -480,7 +486,10 @@ export const alertsSpec: CommandSpec = {
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
     ...SIGNALS_REMOTE_FLAGS,
   },
-  examples: [{ comment: "Check and create an alert", command: "WFKIT_ALERT_TOKEN=... wfkit alerts create alerts/cpix-above-60.alert.json" }],
+  examples: [
+    { comment: "Check and create an alert", command: "WFKIT_ALERT_TOKEN=... wfkit alerts create alerts/cpix-above-60.alert.json" },
+    { comment: "What a local wfkit serve's alerts triggered", command: "WFKIT_ADMIN_TOKEN=... wfkit alerts notifications --json" },
+  ],
 };
 
 export const viewsSpec: CommandSpec = {

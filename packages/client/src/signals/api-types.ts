@@ -279,3 +279,45 @@ export interface RateLimitedBody {
 
 /** What the AI endpoints take: their payloads are not shown in the reference, so any JSON object. */
 export type AiRequestBody = Record<string, unknown>;
+
+/**
+ * A notification an alert triggered, as wfkit serve records it in place of sending it
+ * (`GET /__admin/notifications`). Not part of the reference, whose delivery format is "not
+ * shown": the local service's record, for tests and CI.
+ */
+export interface AlertNotification {
+  id: string;
+  alertId: string;
+  alertName: string;
+  type: string;
+  condition: string;
+  threshold?: number;
+  geography: string;
+  /** The address the notification is for. */
+  email: string;
+  /** The alert's WhatsApp number, when it has one. */
+  whatsappNumber?: string;
+  channels: ("email" | "whatsapp")[];
+  /** The value the condition was judged on (the index, its change, a score, a count of signals); null when there was none. */
+  value: number | null;
+  /** What was seen, in one sentence. */
+  detail: string;
+  /** signal_severity: the signals that made the condition hold. */
+  signalIds?: string[];
+  /** How often the alert is judged: weekly, or monthly for series_threshold. */
+  period: "week" | "month";
+  periodStart: string;
+  periodEnd: string;
+  /** How many periods in a row the condition has held, this one included. */
+  consecutivePeriods: number;
+  /** When the alert triggered: the end of the period (ISO 8601, on the service's clock). */
+  notifiedAt: string;
+  /** Always false: the local service sends nothing. */
+  sent: false;
+}
+
+/** `GET /__admin/notifications`: every notification recorded, oldest first. */
+export interface AlertNotificationsResponse {
+  notifications: AlertNotification[];
+  count: number;
+}

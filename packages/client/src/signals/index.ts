@@ -28,5 +28,6 @@ export {
   type SignalsApiErrorKind,
   type SignalsError,
 } from "./errors.js";
+export { listNotifications, type NotificationsOptions } from "./notifications.js";
 export { AiRateLimiter, AI_LIMIT, MAX_JITTER_MS, rateLimitOf, retryAfterWait, type AiLimit, type AiRateLimiterOptions, type RateLimitInfo } from "./rate-limit.js";
 export { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM, SIGNAL_SEVERITIES, IMPORT_PRESSURE_GEOGRAPHY, CENSUS_GEOGRAPHY, isCalendarDate } from "./params.js";

@@ -5,6 +5,8 @@
  */
 export type {
   Alert,
+  AlertNotification,
+  AlertNotificationsResponse,
   AccuracyRecord,
   AccuracyResponse,
   Briefing,
@@ -27,35 +29,3 @@ export type {
   SignalsResponse,
 } from "@wfkit/client";
 
-/**
- * A notification an alert triggered, recorded by the local service in place of sending it
- * (`GET /__admin/notifications`). Not part of the reference: its delivery format is "not shown".
- */
-export interface AlertNotification {
-  id: string;
-  alertId: string;
-  alertName: string;
-  type: string;
-  condition: string;
-  threshold?: number;
-  geography: string;
-  /** The address the notification is for. */
-  email: string;
-  /** The WhatsApp number, when the alert has one. */
-  whatsappNumber?: string;
-  channels: ("email" | "whatsapp")[];
-  /** The value the condition was judged on (the index, its change, a score, a count of signals). */
-  value: number | null;
-  /** What was seen, in one sentence. */
-  detail: string;
-  signalIds?: string[];
-  period: "week" | "month";
-  periodStart: string;
-  periodEnd: string;
-  /** How many periods in a row the condition has held, this one included. */
-  consecutivePeriods: number;
-  /** When the alert triggered: the end of the period (ISO 8601, on the service clock). */
-  notifiedAt: string;
-  /** Always false: nothing leaves the machine. */
-  sent: false;
-}
