@@ -176,6 +176,7 @@ export function explain(error: WorkflowsError, subject: { workflow?: string } = 
 
 /** A request that got no answer, with what to check. Shared with the Consumer Signals commands. */
 export function explainNoAnswer(error: { message: string; reason: string }, retried = "retried where safe"): string {
+  if (error.reason === "blocked_port") return `${error.message}; is the service running, and is the base URL right? (not retried)`;
   if (error.reason === "timeout") return `${error.message}; is the service overloaded, or the address one that never answers? (${retried}; --timeout SECONDS or WFKIT_TIMEOUT allows longer)`;
   return `${error.message}; is the service running, and is the base URL right? (${retried})`;
 }

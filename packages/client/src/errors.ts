@@ -11,8 +11,12 @@ import type { Fault } from "@wfkit/core";
 import { fault as faultShape } from "./answer-shapes.js";
 import type { ErrorBody, Feature } from "./api-types.js";
 
-/** Why no answer came: the connection was refused, the host is unknown, the timeout ran out, the answer broke off, or another failure of the connection. */
-export type NoAnswerReason = "refused" | "unknown_host" | "timeout" | "broken_off" | "failed";
+/**
+ * Why no answer came: the connection was refused, the host is unknown, the port is one fetch
+ * never connects to (`blocked_port`, the one reason not worth a retry), the timeout ran out,
+ * the answer broke off, or another failure of the connection.
+ */
+export type NoAnswerReason = "refused" | "unknown_host" | "blocked_port" | "timeout" | "broken_off" | "failed";
 /** Why an answer was not taken: a redirect refused, too large, nested too deep, not JSON, or not its endpoint's shape. */
 export type BadAnswerReason = "redirect" | "too_large" | "too_deep" | "not_json" | "shape";
 
@@ -98,11 +102,11 @@ export class WorkflowsApiError extends Error {
 /**
  * No answer: the connection failed or was refused, the timeout ran out, or the answer broke
  * off. Each client names its own (`WorkflowsNetworkError`, `SignalsNetworkError`). Worth
- * trying again on a request that is safe to send twice.
+ * trying again on a request that is safe to send twice, unless fetch will never connect there.
  */
 export abstract class NoAnswerError extends Error {
   readonly kind = "network" as const;
-  readonly retryable = true;
+  readonly retryable: boolean;
   constructor(
     message: string,
     /** `METHOD /path` of the request. */
@@ -110,6 +114,7 @@ export abstract class NoAnswerError extends Error {
     readonly reason: NoAnswerReason = "failed",
   ) {
     super(message);
+    this.retryable = reason !== "blocked_port";
   }
 }
 

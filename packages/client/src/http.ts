@@ -205,8 +205,15 @@ export class HttpTransport {
         );
       const code = codeOf(error);
       if (stage === "read") return dialect.noAnswer(`the answer to ${x.label} from ${this.baseUrl} broke off: ${this.redact(causeOf(error))}`, x.label, "broken_off");
-      const reason: NoAnswerReason = code === "ECONNREFUSED" ? "refused" : code === "ENOTFOUND" ? "unknown_host" : "failed";
-      const what = reason === "refused" ? "connection refused (ECONNREFUSED): nothing listens at that address" : reason === "unknown_host" ? "no such host (ENOTFOUND)" : this.redact(causeOf(error));
+      const reason: NoAnswerReason = code === "ECONNREFUSED" ? "refused" : code === "ENOTFOUND" ? "unknown_host" : isBadPort(error) ? "blocked_port" : "failed";
+      const what =
+        reason === "refused"
+          ? "connection refused (ECONNREFUSED): nothing listens at that address"
+          : reason === "unknown_host"
+            ? "no such host (ENOTFOUND)"
+            : reason === "blocked_port"
+              ? `fetch never connects to port ${portOf(this.baseUrl)} (one of the ports it blocks), so this cannot succeed`
+              : this.redact(causeOf(error));
       return dialect.noAnswer(`no answer from ${this.baseUrl} to ${x.label}: ${what}`, x.label, reason);
     };
 
@@ -399,6 +406,21 @@ async function cancelBody(response: Response): Promise<void> {
     await response.body?.cancel();
   } catch {
     // Already closed or errored: nothing left to free.
+  }
+}
+
+/** Fetch's refusal of a port it blocks (the Fetch standard's "bad port" list: 1, 9, 25...). */
+function isBadPort(error: unknown): boolean {
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  return cause instanceof Error && cause.message === "bad port";
+}
+
+function portOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.port || (parsed.protocol === "https:" ? "443" : "80");
+  } catch {
+    return "?";
   }
 }
 

@@ -11,6 +11,7 @@ import {
   SignalsApiError,
   SignalsClient,
   SignalsNetworkError,
+  SignalsProtocolError,
   SignalsRateLimitError,
   SignalsRequestError,
   type AiWait,
@@ -19,6 +20,7 @@ import {
   type SignalsRequestCode,
   type Timing,
 } from "../src/index.js";
+import { closedPort } from "./hostile-server.js";
 import { startSignalsServer, type SignalsServer, type SignalsServerOptions } from "./signals-server.js";
 
 const JWT = "jwt-user-1";
@@ -159,15 +161,24 @@ describe("data endpoints", () => {
     expect(server.log).toHaveLength(4);
   });
 
-  it("no answer, or an answer that is not JSON, is a network error naming the address; credentials never appear", async () => {
+  it("no answer is a network error naming the address, an answer that is not JSON a bad answer; credentials never appear", async () => {
     const { client, baseUrl } = await setup();
     const lines: string[] = [];
-    const closed = client({ baseUrl: "http://127.0.0.1:9/cs", retry: { maxAttempts: 2 }, debug: (line) => lines.push(line) });
+    // A port nothing listens on (port 9, which this test once used, is one fetch never connects to: see below).
+    const port = await closedPort();
+    const closed = client({ baseUrl: `http://127.0.0.1:${port}/cs`, retry: { maxAttempts: 2 }, debug: (line) => lines.push(line) });
     const error = await rejection(closed.cpix());
     expect(error).toBeInstanceOf(SignalsNetworkError);
-    expect((error as Error).message).toMatch(/^no answer from http:\/\/127\.0\.0\.1:9\/cs to GET \/api\/cpix: /);
+    expect((error as Error).message).toMatch(new RegExp(`^no answer from http://127\\.0\\.0\\.1:${port}/cs to GET /api/cpix: `));
+    // A port fetch blocks (9, "discard") cannot succeed: named as such, and not tried again.
+    const blockedLines: string[] = [];
+    const blocked = await rejection(client({ baseUrl: "http://127.0.0.1:9/cs", retry: { maxAttempts: 2 }, debug: (line) => blockedLines.push(line) }).cpix());
+    expect(blocked).toMatchObject({ kind: "network", reason: "blocked_port", retryable: false });
+    expect((blocked as Error).message).toBe("no answer from http://127.0.0.1:9/cs to GET /api/cpix: fetch never connects to port 9 (one of the ports it blocks), so this cannot succeed");
+    expect(blockedLines.some((line) => line.startsWith("retry"))).toBe(false);
     const html: FetchLike = async () => new Response("<html>proxy</html>", { status: 200 });
     const notJson = await rejection(client({ fetch: html }).cpix());
+    expect(notJson).toBeInstanceOf(SignalsProtocolError);
     expect((notJson as Error).message).toBe(`GET /api/cpix answered 200 with a body that is not JSON; is ${baseUrl} the Consumer Signals API?`);
     const echo: FetchLike = async () => new Response(JSON.stringify({ error: `bad token ${JWT} / ${ALERT_TOKEN}` }), { status: 403 });
     const echoed = await rejection(client({ fetch: echo }).views());
