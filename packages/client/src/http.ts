@@ -144,7 +144,8 @@ export class HttpTransport {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.origin = originOf(this.baseUrl);
     this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.timeoutMs = positive(options.timeoutMs, DEFAULT_TIMEOUT_MS);
+    // setTimeout fires at once past 2^31 - 1 ms: a longer timeout is that long.
+    this.timeoutMs = Math.min(positive(options.timeoutMs, DEFAULT_TIMEOUT_MS), 2_147_483_647);
     this.maxAnswerBytes = positive(options.maxAnswerBytes, DEFAULT_MAX_ANSWER_BYTES);
   }
 

@@ -169,6 +169,12 @@ describe("the defaults", () => {
     expect(DEFAULT_TIMEOUT_MS).toBe(30_000);
   });
 
+  it("a timeout too long for a timer is as long as a timer allows, not zero", async () => {
+    server.handle((_request, response) => setTimeout(() => json(response, { runs: [] }), 100));
+    const client = new WorkflowsClient({ baseUrl: server.url, credential: SECRET, timeoutMs: 1e12, retry: { maxAttempts: 1 } });
+    expect(await client.runs()).toEqual({ runs: [] });
+  });
+
   it("an answer that arrives in pieces within the timeout is taken", async () => {
     server.handle((_request, response) => {
       response.writeHead(200, { "Content-Type": "application/json" });
