@@ -291,7 +291,18 @@ export async function startCodeServer({ codeServer = preparedCodeServer(), vsix,
   const dirs = { userData: path.join(home, "user-data"), extensions: path.join(home, "extensions"), config: path.join(home, "config"), data: path.join(home, "data"), cache: path.join(home, "cache") };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   mkdirSync(path.join(dirs.userData, "User"), { recursive: true });
-  writeFileSync(path.join(dirs.userData, "User/settings.json"), JSON.stringify(settings, null, 2));
+  // Nothing that calls out (telemetry, updates, experiments) or greets (the welcome page, tips).
+  const quiet = {
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "extensions.autoCheckUpdates": false,
+    "extensions.autoUpdate": false,
+    "workbench.enableExperiments": false,
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "git.enabled": false,
+  };
+  writeFileSync(path.join(dirs.userData, "User/settings.json"), JSON.stringify({ ...quiet, ...settings }, null, 2));
   const closedPort = await freePort();
   const env = {
     ...childEnv(),
@@ -352,20 +363,23 @@ export async function startCodeServer({ codeServer = preparedCodeServer(), vsix,
   return { url, port, pid: child.pid, userDataDir: dirs.userData, extensionsDir: dirs.extensions, output: () => output, stop };
 }
 
-/** The extension host's log files under a user-data directory (`logs/<date>/exthost*\/remoteexthost.log`). */
-export function extensionHostLogs(userDataDir) {
-  const logs = path.join(userDataDir, "logs");
+/**
+ * Every log file of a code-server's user-data directory: the extension host's
+ * (`logs/<date>/exthost<n>/remoteexthost.log`, with activation and `[error]` lines) and each
+ * extension's output channels (`exthost<n>/<publisher.name>/<channel>.log`).
+ */
+export function logFiles(userDataDir) {
   const found = [];
   const walk = (dir, depth) => {
-    if (depth > 4 || !existsSync(dir)) return;
+    if (depth > 5 || !existsSync(dir)) return;
     for (const name of readdirSync(dir)) {
       const full = path.join(dir, name);
       if (lstatSync(full).isDirectory()) walk(full, depth + 1);
-      else if (name === "remoteexthost.log" || name === "exthost.log") found.push(full);
+      else if (name.endsWith(".log")) found.push(full);
     }
   };
-  walk(logs, 0);
-  return found;
+  walk(path.join(userDataDir, "logs"), 0);
+  return found.sort();
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
