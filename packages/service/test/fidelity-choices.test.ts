@@ -59,6 +59,37 @@ describe("the Workflows API's choices", () => {
   });
 });
 
+describe("the Consumer Signals API's limits", () => {
+  it("only the AI endpoints are limited: 60 reads of data, alerts and views in a burst all answer, with no rate-limit headers", async () => {
+    const reads = [
+      ...Array.from({ length: 20 }, () => api.http("GET", "/signals/api/cpix", { credential: api.jwt })),
+      ...Array.from({ length: 20 }, () => api.http("GET", "/signals/api/alerts", { credential: null, alertToken: api.alertToken })),
+      ...Array.from({ length: 20 }, () => api.http("GET", "/signals/api/views", { credential: null, alertToken: api.alertToken })),
+    ];
+    const replies = await Promise.all(reads);
+    expect(replies.map((reply) => reply.status)).toEqual(Array(60).fill(200));
+    const names = new Set<string>();
+    for (const reply of replies) reply.headers.forEach((_, name) => names.add(name.toLowerCase()));
+    expect([...names].filter((name) => name.startsWith("x-ratelimit") || name === "retry-after")).toEqual([]);
+  });
+
+  it("the AI endpoints' limit applies to every plan tier: the 11th request of a browser-plan user is refused too", async () => {
+    const tiers = await fidelityServer({
+      seed: { accounts: [{ id: "web", plan: "browser" }, { id: "none", plan: "starter" }], users: [{ id: "wes", account: "web" }, { id: "sam", account: "none" }] },
+    });
+    try {
+      for (const user of ["wes", "sam"]) {
+        const jwt = (await tiers.admin("POST", "/sessions", { user })).body.token;
+        const statuses: number[] = [];
+        for (let i = 0; i < 11; i++) statuses.push((await tiers.http("POST", "/signals/api/analyze", { credential: jwt, body: { question: "why?" } })).status);
+        expect(statuses, user).toEqual([...Array(10).fill(200), 429]);
+      }
+    } finally {
+      await tiers.stop();
+    }
+  });
+});
+
 describe("the Consumer Signals sample data's enumerations", () => {
   /** Every value of `field` anywhere in `value`. */
   const valuesOf = (value: unknown, field: string, into = new Set<string>()): Set<string> => {
