@@ -126,6 +126,45 @@ describe("the playground page", () => {
     await page.close();
   });
 
+  it("draws the graph with labels at least 11 px high in a normal pane, zooms and pans it, and keeps the view as the text changes", async () => {
+    const { page } = await open();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await replaceText(page, example("analyst-review"));
+    await waitForGraphNodes(page, 6);
+    const view = () =>
+      page.evaluate(() => {
+        const panel = document.getElementById("panel-graph")!;
+        const text = document.querySelector("#graph svg g.wf-node text") as SVGTextElement;
+        const matrix = text.getScreenCTM()!;
+        return {
+          labelPx: Math.hypot(matrix.a, matrix.b) * Number.parseFloat(text.getAttribute("font-size") ?? "0"),
+          zoom: document.querySelector(".graph-zoom-level")?.textContent,
+          left: panel.scrollLeft,
+          top: panel.scrollTop,
+        };
+      });
+    const fitted = await view();
+    expect(fitted.labelPx).toBeGreaterThanOrEqual(11);
+    expect(fitted.zoom).toBe("100%");
+
+    await page.focus("#panel-graph");
+    await page.keyboard.press("+");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    const zoomed = await view();
+    expect(zoomed.zoom).toBe("125%");
+    expect(zoomed.labelPx).toBeCloseTo(fitted.labelPx * 1.25, 1);
+    expect(zoomed.left).toBeGreaterThan(0);
+
+    await replaceText(page, example("analyst-review").replace("gate quality hold", "gate quality hold\ngate extra hold"));
+    await waitForGraphNodes(page, 7);
+    expect(await view()).toEqual(zoomed);
+
+    await page.click("#graph .graph-zoom button[aria-label='Fit to the pane']");
+    expect(await view()).toEqual({ ...fitted, left: 0, top: 0 });
+    await page.close();
+  });
+
   it("formats the text, and shows a part's description on hover", async () => {
     const { page } = await open();
     await replaceText(page, FIRST.replace("part report = pack@1", "part   report=pack@1"));
