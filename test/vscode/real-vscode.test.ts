@@ -339,6 +339,8 @@ describe("the extension in a real VS Code (code-server)", () => {
       await shot(`05-problems-${path.basename(relative).replace(/\.[^.]+$/, "").replace(/\./g, "-")}`);
     }
     await page.locator('.part.panel input[placeholder^="Filter"]').fill("");
+    await command("Hide Panel");
+    await page.waitForSelector(".markers-panel", { state: "hidden", timeout: UI });
   });
 
   it("applies a did-you-mean quick fix", async () => {
@@ -467,9 +469,9 @@ describe("the extension in a real VS Code (code-server)", () => {
     expect(await faulty.count()).toBe(1);
     // The estimate counts the first declaration: its cost is drawn there, not on the faulty one.
     expect(await frame.locator('#graph g.wf-node:not(.wf-error)[aria-label^="report"]').textContent()).toContain("cost 20");
+    await shot("14-graph-repeated-part");
     await faulty.click();
     await until("the cursor on the second report", async () => (await cursorText()).startsWith("Ln 10, "));
-    await shot("14-graph-repeated-part");
   });
 
   it("proposes Export SVG beside the source and writes the drawing there", async () => {
