@@ -15,7 +15,7 @@
  */
 import * as path from "node:path";
 import * as lsp from "vscode-languageserver/node";
-import { isWorkflowsError, WorkflowsApiError, WorkflowsClient, WorkflowsNetworkError, type WorkflowsError } from "@wfkit/client";
+import { isWorkflowsError, WorkflowsApiError, WorkflowsClient, WorkflowsNetworkError, WorkflowsProtocolError, type WorkflowsError } from "@wfkit/client";
 import { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubject, type SubjectStatement } from "@wfkit/dsl";
 import { isServiceUrl, readRegularFile } from "@wfkit/project";
 import type { WfkitDocument } from "../service/document.js";
@@ -111,6 +111,9 @@ export function unresolvedMessage(printed: string, hint: string, unresolved: { r
 /** One line, no credential: what the service or the network did and what to do. */
 function refusalText(error: WorkflowsError, target: ServiceTarget): string {
   if (error instanceof WorkflowsNetworkError) return `the Workflows API at ${target.baseUrl} could not be reached (${error.message}); is the service running, and is the address right?`;
+  // The message names the endpoint and what was wrong with its answer (a redirect elsewhere,
+  // too large, not the reference's shape).
+  if (error instanceof WorkflowsProtocolError) return `the answer from ${target.baseUrl} was not taken: ${error.message}`;
   if (!(error instanceof WorkflowsApiError)) return "the request to the Workflows API was interrupted";
   const tag = `(${error.status} ${error.code})`;
   if (error.kind === "unauthenticated") return `the credential was refused ${tag}: it is unknown, revoked or expired. Check ${target.credentialSource}.`;

@@ -5,6 +5,8 @@
  * hint and sends `workspace/applyEdit`; what stays unresolved is shown with its reason.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -149,5 +151,35 @@ describe("pinning a subject through the Workflows API", () => {
     expect(result.pinned).toBe(false);
     expect(result.message).toMatch(/^`first` was not pinned: the Workflows API at http:\/\/127\.0\.0\.1:9 could not be reached \(.+\); is the service running, and is the address right\?$/);
     expect(client.shown.at(-1)?.type).toBe(1);
+  });
+
+  it.each([
+    ["null", "null", /the answer is null where an object belongs/],
+    ["an array", "[]", /an array where an object belongs/],
+    ["a redirect elsewhere", "redirect", /another origin/],
+  ])("says the service's answer was not taken when it is %s, changing nothing", async (_what, answer, reason) => {
+    const hostile = createServer((request, response) => {
+      if (answer === "redirect") {
+        response.writeHead(307, { Location: "http://127.0.0.2:1/elsewhere" });
+        return void response.end();
+      }
+      request.resume();
+      response.writeHead(200, { "Content-Type": "application/json" });
+      response.end(answer);
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+      const { root, uri } = workspace(graph('{"hint": "Tesco"}'), false);
+      client = await LspTestClient.start({ rootUri: pathToFileURL(root).href, initializationOptions: { settings: { service: { baseUrl } } }, env: { WFKIT_TOKEN: served.keys.read!, WFKIT_RETRY_BUDGET_MS: "300" } });
+      await client.open(uri, graph('{"hint": "Tesco"}'), "wf", 1);
+      const result = await client.request<{ pinned: boolean; message: string }>("workspace/executeCommand", { command: COMMAND, arguments: [uri, "first"] });
+      expect(result.pinned).toBe(false);
+      expect(result.message).toMatch(new RegExp(`^\`first\` was not pinned: the answer from ${baseUrl.replace(/\./g, "\\.")} was not taken: `));
+      expect(result.message).toMatch(reason);
+      expect(result.message).not.toMatch(/interrupted|\n\s+at /);
+    } finally {
+      await new Promise<void>((resolve) => hostile.close(() => resolve()));
+    }
   });
 });
