@@ -5,7 +5,7 @@ export interface PreparedCodeServer {
 }
 export function cacheDir(): string;
 export function preparedCodeServer(dir?: string): PreparedCodeServer | undefined;
-export function prepareCodeServer(options?: { dir?: string }): PreparedCodeServer;
+export function prepareCodeServer(options?: { dir?: string }): Promise<PreparedCodeServer>;
 export function freePort(): Promise<number>;
 export interface RunningCodeServer {
   url: string;

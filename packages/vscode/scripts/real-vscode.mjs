@@ -32,9 +32,9 @@
 // The module also exports what the tests use: prepareCodeServer, preparedCodeServer and
 // startCodeServer (one code-server in its own process group, stopped as a group).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -86,14 +86,39 @@ function childEnv(extra = {}) {
   return { ...env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false", ...extra };
 }
 
+/** The step running now, in a process group of its own: killed with its children when prepare is interrupted. */
+let running;
+
 function run(command, args, options = {}) {
-  const started = Date.now();
-  const result = spawnSync(command, args, { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024, ...options, env: options.env ?? childEnv() });
-  if (result.status !== 0) {
-    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim().split("\n").slice(-30).join("\n");
-    throw new PrepareError(`\`${command} ${args.join(" ")}\` in ${options.cwd ?? process.cwd()} failed (${result.error?.message ?? `exit ${result.status}`}):\n${output}`);
-  }
-  return { output: String(result.stdout ?? ""), ms: Date.now() - started };
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], cwd: options.cwd, env: options.env ?? childEnv(), detached: true });
+    running = child;
+    let output = "";
+    const keep = (chunk) => {
+      output += chunk;
+      if (output.length > 1_000_000) output = output.slice(-500_000);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
+    child.once("error", (error) => {
+      running = undefined;
+      reject(new PrepareError(`\`${command}\` could not start: ${error.message}`));
+    });
+    child.once("close", (code, signal) => {
+      running = undefined;
+      if (code === 0) return resolve({ output });
+      const tail = output.trim().split("\n").slice(-30).join("\n");
+      reject(new PrepareError(`\`${command} ${args.join(" ")}\` in ${options.cwd ?? process.cwd()} failed (${signal ?? `exit ${code}`}):\n${tail}`));
+    });
+  });
+}
+
+/** Stops the running step and everything it started (a compiler outlives a killed node-gyp otherwise). */
+function killRunning() {
+  if (!running?.pid) return;
+  try {
+    process.kill(-running.pid, "SIGKILL");
+  } catch {}
 }
 
 function commandExists(name) {
@@ -109,7 +134,7 @@ function debianPackageInstalled(name) {
   return existsSync("/usr/include/gssapi/gssapi.h");
 }
 
-function ensureDebianPackages() {
+async function ensureDebianPackages() {
   const missing = DEBIAN_PACKAGES.filter((name) => !debianPackageInstalled(name));
   if (!missing.length) return;
   const root = typeof process.getuid === "function" && process.getuid() === 0;
@@ -118,8 +143,8 @@ function ensureDebianPackages() {
   }
   log(`installing Debian packages: ${missing.join(" ")}`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  run("apt-get", ["update", "-q"], { env });
-  run("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...missing], { env });
+  await run("apt-get", ["update", "-q"], { env });
+  await run("apt-get", ["install", "-y", "-q", "--no-install-recommends", ...missing], { env });
   const still = missing.filter((name) => !debianPackageInstalled(name));
   if (still.length) throw new PrepareError(`apt-get installed ${missing.join(" ")} but ${still.join(" ")} is still missing`);
 }
@@ -174,44 +199,44 @@ function symlink(target, at) {
   symlinkSync(target, at);
 }
 
-function build(staging) {
+async function build(staging) {
   const times = {};
-  const step = (name, work) => {
+  const step = async (name, work) => {
     const started = Date.now();
     log(`${name}…`);
-    work();
+    await work();
     times[name] = Date.now() - started;
   };
   const pack = path.join(staging, ".pack");
   mkdirSync(pack, { recursive: true });
-  step(`npm pack code-server@${CODE_SERVER_VERSION}`, () => {
-    run("npm", ["pack", `code-server@${CODE_SERVER_VERSION}`, "--silent"], { cwd: pack });
+  await step(`npm pack code-server@${CODE_SERVER_VERSION}`, async () => {
+    await run("npm", ["pack", `code-server@${CODE_SERVER_VERSION}`, "--silent"], { cwd: pack });
     const tarball = readdirSync(pack).find((name) => name.endsWith(".tgz"));
     if (!tarball) throw new PrepareError("npm pack wrote no tarball");
-    run("tar", ["xzf", tarball, "--strip-components=1", "-C", staging], { cwd: pack });
+    await run("tar", ["xzf", tarball, "--strip-components=1", "-C", staging], { cwd: pack });
     rmSync(pack, { recursive: true, force: true });
   });
   const vscodeDir = path.join(staging, "lib/vscode");
   const npmInstall = ["install", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
-  step("npm install (code-server)", () => run("npm", npmInstall, { cwd: staging }));
-  step("npm install (lib/vscode)", () => run("npm", npmInstall, { cwd: vscodeDir }));
+  await step("npm install (code-server)", () => run("npm", npmInstall, { cwd: staging }));
+  await step("npm install (lib/vscode)", () => run("npm", npmInstall, { cwd: vscodeDir }));
   const gyp = nodeGypScript();
   const nodedir = nodeHeadersPrefix();
   const gypEnv = childEnv({ npm_config_nodedir: nodedir, JOBS: "2" });
   for (const { name, required } of NATIVE_MODULES) {
     const moduleDir = path.join(vscodeDir, "node_modules", name);
-    step(`build ${name}`, () => {
+    await step(`build ${name}`, async () => {
       if (!existsSync(path.join(moduleDir, "binding.gyp"))) throw new PrepareError(`${moduleDir}/binding.gyp is missing`);
       try {
-        run(process.execPath, [gyp, "rebuild", `--nodedir=${nodedir}`, "--jobs=2"], { cwd: moduleDir, env: gypEnv });
+        await run(process.execPath, [gyp, "rebuild", `--nodedir=${nodedir}`, "--jobs=2"], { cwd: moduleDir, env: gypEnv });
       } catch (error) {
         if (required) throw error;
         log(`optional ${name} did not build (VS Code runs without it): ${String(error.message).split("\n")[0]}`);
       }
     });
   }
-  step("build argon2", () => run("npm", ["rebuild", "argon2", "--build-from-source", "--loglevel=error"], { cwd: staging, env: gypEnv }));
-  step("links", () => {
+  await step("build argon2", () => run("npm", ["rebuild", "argon2", "--build-from-source", "--loglevel=error"], { cwd: staging, env: gypEnv }));
+  await step("links", () => {
     const rg = execFileSync("sh", ["-c", "command -v rg"], { encoding: "utf8" }).trim();
     const rgBin = path.join(vscodeDir, "node_modules/@vscode/ripgrep/bin");
     mkdirSync(rgBin, { recursive: true });
@@ -220,34 +245,47 @@ function build(staging) {
     symlink("code-linux.sh", path.join(vscodeDir, "bin/remote-cli/code-server"));
     symlink("browser-linux.sh", path.join(vscodeDir, "bin/helpers/browser.sh"));
   });
-  step("npm install (lib/vscode/extensions)", () => run("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: path.join(vscodeDir, "extensions") }));
-  step("smoke run", () => {
-    const { output } = run(process.execPath, [path.join(staging, "out/node/entry.js"), "--version"], { cwd: staging, env: childEnv({ HOME: mkdtempSync(path.join(tmpdir(), "wfkit-cs-home-")) }) });
+  await step("npm install (lib/vscode/extensions)", () => run("npm", ["install", "--omit=dev", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: path.join(vscodeDir, "extensions") }));
+  await step("smoke run", async () => {
+    const home = path.join(staging, ".smoke-home");
+    mkdirSync(home, { recursive: true });
+    const { output } = await run(process.execPath, [path.join(staging, "out/node/entry.js"), "--version"], { cwd: staging, env: childEnv({ HOME: home }) });
+    rmSync(home, { recursive: true, force: true });
     if (!output.includes(CODE_SERVER_VERSION)) throw new PrepareError(`code-server --version printed ${JSON.stringify(output.trim())}`);
     for (const name of ["@vscode/spdlog", "native-watchdog", "node-pty"]) {
-      run(process.execPath, ["-e", `require(${JSON.stringify(name)})`], { cwd: vscodeDir });
+      await run(process.execPath, ["-e", `require(${JSON.stringify(name)})`], { cwd: vscodeDir });
     }
   });
   return times;
 }
 
 /**
- * Makes sure the cache holds a complete code-server and returns it ({dir, entry}). Idempotent:
- * with the marker in place it returns at once. Throws an Error with a readable message.
+ * Makes sure the cache holds a complete code-server and resolves with it ({dir, entry}).
+ * Idempotent: with the marker in place it resolves at once. Rejects with a readable message.
+ * Interrupted (SIGINT, SIGTERM, SIGHUP), it stops the step running with everything that step
+ * started and removes what it built.
  */
-export function prepareCodeServer({ dir = cacheDir() } = {}) {
+export async function prepareCodeServer({ dir = cacheDir() } = {}) {
   const ready = preparedCodeServer(dir);
   if (ready) return ready;
   const started = Date.now();
+  const staging = `${dir}.building-${process.pid}`;
+  const interrupted = (signal) => {
+    killRunning();
+    rmSync(staging, { recursive: true, force: true });
+    log(`interrupted (${signal}); the partial build is removed`);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"];
+  for (const signal of signals) process.on(signal, interrupted);
   try {
-    ensureDebianPackages();
+    await ensureDebianPackages();
     removeLeftovers(dir);
     mkdirSync(path.dirname(dir), { recursive: true });
-    const staging = `${dir}.building-${process.pid}`;
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(staging, { recursive: true });
     try {
-      const times = build(staging);
+      const times = await build(staging);
       writeFileSync(path.join(staging, MARKER), JSON.stringify({ ...markerContent(), preparedAt: new Date().toISOString(), stepsMs: times }, null, 2) + "\n");
       try {
         renameSync(staging, dir);
@@ -256,11 +294,14 @@ export function prepareCodeServer({ dir = cacheDir() } = {}) {
         if (!preparedCodeServer(dir)) throw error;
       }
     } finally {
+      killRunning();
       rmSync(staging, { recursive: true, force: true });
     }
   } catch (error) {
     if (error instanceof PrepareError) throw new Error(`real-vscode prepare: ${error.message}`);
     throw error;
+  } finally {
+    for (const signal of signals) process.off(signal, interrupted);
   }
   const prepared = preparedCodeServer(dir);
   if (!prepared) throw new Error(`real-vscode prepare: ${dir} is not complete after the build`);
@@ -315,7 +356,7 @@ export async function startCodeServer({ codeServer = preparedCodeServer(), vsix,
   };
   for (const key of ["VSCODE_IPC_HOOK_CLI", "VSCODE_PID", "ELECTRON_RUN_AS_NODE"]) delete env[key];
   const common = ["--user-data-dir", dirs.userData, "--extensions-dir", dirs.extensions];
-  run(process.execPath, [codeServer.entry, ...common, "--install-extension", vsix], { env, cwd: home });
+  await run(process.execPath, [codeServer.entry, ...common, "--install-extension", vsix], { env, cwd: home });
   const port = await freePort();
   const args = [codeServer.entry, ...common, "--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override", "--ignore-last-opened", workspace];
   // detached: a session and process group of its own, whose id is the child's pid.
@@ -387,7 +428,7 @@ if (isMain) {
   const [command = "prepare"] = process.argv.slice(2);
   try {
     if (command === "prepare") {
-      const { dir } = prepareCodeServer();
+      const { dir } = await prepareCodeServer();
       process.stdout.write(`${dir}\n`);
     } else if (command === "where") {
       const prepared = preparedCodeServer();
