@@ -20,6 +20,7 @@ export { LineIndex, lineIndexOf, partitionPoint, positionAt, offsetAt, spanOf, t
 export type { SourceFault, SourceRelated } from "./diagnostics.js";
 export { jsonEqual } from "@wfkit/core";
 export * from "./syntax-table.js";
+export { applyEdits, applySafeFixes, declaredNames, faultedSubject, fixesFor, FIXABLE_CODES, MAX_FIX_ROUNDS, onlyCandidate, statementAt, type AppliedFix, type FixableFault, type FixAnalysis, type FixInput, type SafeFixResult, type SourceFix } from "./fixes.js";
 export { subjectHintOf, subjectPinEdit, unresolvedReasonText, type CanonicalSubject, type SubjectHint, type SourceEdit } from "./subject-pin.js";
 export type * from "./ast.js";
 export { ARROW, arrowSpan, keywordOf, keywordSpan, moveAllOffsets, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetHolders, offsetsHeldBy, valueSpanOf } from "./ast.js";
