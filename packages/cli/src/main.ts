@@ -101,7 +101,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     if (name === "--help" || name === "-h" || name === "help") {
       const topic = name === "help" ? rest[0] : undefined;
-      const command = topic === undefined ? undefined : findCommand(topic);
+      const command = topic === undefined ? undefined : (findCommand(topic) ?? (await unknownCommand(topic)));
       io.stdout.write(command ? renderCommandHelp(command.spec) : renderMainHelp());
       return EXIT.ok;
     }
@@ -109,7 +109,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stdout.write(`${VERSION}\n`);
       return EXIT.ok;
     }
-    const command = findCommand(name);
+    const command = findCommand(name) ?? (await unknownCommand(name));
     if (rest.includes("--help") || rest.includes("-h")) {
       io.stdout.write(renderCommandHelp(command.spec));
       return EXIT.ok;
@@ -121,11 +121,21 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-function findCommand(name: string): Command {
-  const command = COMMANDS.find((candidate) => candidate.spec.name === name);
-  if (command) return command;
+function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((candidate) => candidate.spec.name === name);
+}
+
+/**
+ * The usage error for a word that is no command: `did you mean \`check\`?` when one is close
+ * (core's Suggester, the one judge of typos, loaded only on this path), else the list.
+ */
+async function unknownCommand(name: string): Promise<never> {
   if (name.startsWith("-")) throw new UsageError(`unknown option ${name}; options come after the command, as in \`wfkit check ${name}\``);
-  throw new UsageError(`unknown command \`${name}\` (commands: ${COMMANDS.map((c) => c.spec.name).join(", ")})`);
+  const names = COMMANDS.map((c) => c.spec.name);
+  const { Suggester } = await import("@wfkit/core");
+  const close = new Suggester().closest(name, names);
+  if (close) throw new UsageError(`unknown command \`${name}\`; did you mean \`${close}\`?`);
+  throw new UsageError(`unknown command \`${name}\` (commands: ${names.join(", ")})`);
 }
 
 export function reportFailure(error: unknown, io: Io): number {

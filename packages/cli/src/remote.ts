@@ -35,15 +35,16 @@ export function outputFormat(args: ParsedArgs, command: string): OutputFormat {
 }
 
 /** The client for this command line, or a CliError (exit 2) saying what is missing. */
-export function connect(args: ParsedArgs, io: Io, command: string): Remote {
-  return { ...clientFor(args, io, command), format: outputFormat(args, command) };
+export function connect(args: ParsedArgs, io: Io, command: string, headers?: Record<string, string>): Remote {
+  return { ...clientFor(args, io, command, headers), format: outputFormat(args, command) };
 }
 
-/** The client alone, for a command with formats of its own (`check --remote`). */
-export function clientFor(args: ParsedArgs, io: Io, command: string): Omit<Remote, "format"> {
+/** The client alone, for a command with formats of its own (`check --remote`); `headers` go with every request. */
+export function clientFor(args: ParsedArgs, io: Io, command: string, headers?: Record<string, string>): Omit<Remote, "format"> {
   const baseUrl = baseUrlOf(args, io, command);
+  activeBaseUrl = baseUrl;
   const credential = credentialOf(args, io);
-  const client = new WorkflowsClient({ baseUrl, credential, ...transportOptions(args, io, command) });
+  const client = new WorkflowsClient({ baseUrl, credential, ...transportOptions(args, io, command), ...(headers ? { headers } : {}) });
   return { client, baseUrl };
 }
 
@@ -109,13 +110,34 @@ export function serviceUrlOf(args: ParsedArgs, io: Io, command: string, env: str
   return undefined;
 }
 
+/** The form a Workflows API base URL takes, for messages. */
+const BASE_URL_FORM = "the address its /api/v1 routes hang under, such as http://127.0.0.1:8787 (what `wfkit serve` prints as WFKIT_BASE_URL)";
+
+/**
+ * The Workflows API's base URL, from --base-url, WFKIT_BASE_URL or the config's `baseUrl`. One
+ * that ends in the API's own prefix (`http://host/api/v1`, as a browser or the docs show the
+ * routes) means the same service, so the prefix is dropped here, the one place a base URL is
+ * read: the client joins `/api/v1/...` onto it itself. (State in .wfkit/state.json is then kept
+ * under the same key whichever way it was written.)
+ */
 function baseUrlOf(args: ParsedArgs, io: Io, command: string): string {
   const given = serviceUrlOf(args, io, command, "WFKIT_BASE_URL");
-  if (given) return given;
+  if (given) return withoutApiPrefix(given);
   const config = new ConfigResolver(io.cwd).configFor(path.join(io.cwd, "wfkit.config.json"));
-  if (config?.baseUrl) return config.baseUrl;
+  if (config?.baseUrl) return withoutApiPrefix(config.baseUrl);
   throw new CliError("no Workflows API address: give --base-url URL, set WFKIT_BASE_URL, or add \"baseUrl\" to wfkit.config.json");
 }
+
+/** `http://host:8787/api/v1/` → `http://host:8787`; any other URL unchanged but for trailing slashes. */
+export function withoutApiPrefix(url: string): string {
+  return url.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
+}
+
+/**
+ * The base URL this command line connected to (a process runs one command), so that an
+ * answer that does not look like the Workflows API can be explained naming it.
+ */
+let activeBaseUrl: string | undefined;
 
 function credentialOf(args: ParsedArgs, io: Io): string {
   const file = stringFlag(args, "token-file");
@@ -141,8 +163,13 @@ export function projectRoot(io: Io): string {
 /** What happened and what to do, for each row of the error table. One line, no credential. */
 export function explain(error: WorkflowsError, subject: { workflow?: string } = {}): string {
   if (error instanceof WorkflowsNetworkError) return explainNoAnswer(error);
-  if (error instanceof WorkflowsProtocolError) return explainBadAnswer(error);
+  if (error instanceof WorkflowsProtocolError)
+    return error.reason === "not_json" || error.reason === "shape" ? `${error.message} A Workflows API base URL is ${BASE_URL_FORM}.` : explainBadAnswer(error);
   if (!(error instanceof WorkflowsApiError)) return "stopped: the wait was interrupted";
+  if (isForeign(error)) {
+    const where = activeBaseUrl ?? "the base URL";
+    return `${where} does not look like the Workflows API: ${error.request} answered ${error.status} without the service's error body ({"error", "message"}), as some other server would. A Workflows API base URL is ${BASE_URL_FORM}; check --base-url, WFKIT_BASE_URL or "baseUrl" in wfkit.config.json.`;
+  }
   const tag = `(${error.status} ${error.code})`;
   switch (error.kind) {
     case "unauthenticated":
@@ -172,6 +199,11 @@ export function explain(error: WorkflowsError, subject: { workflow?: string } = 
     default:
       return `refused ${tag}: ${error.message}`;
   }
+}
+
+/** An answer not from the Workflows API at all (no error body of its shape): the base URL is wrong, which is exit 2 like no answer. */
+function isForeign(error: WorkflowsError): boolean {
+  return error instanceof WorkflowsApiError && error.foreign && error.kind === "other";
 }
 
 /** A request that got no answer, with what to check. Shared with the Consumer Signals commands. */
@@ -213,8 +245,8 @@ export function errorJson(error: WorkflowsError, message: string): Record<string
 
 /**
  * Runs a command's calls, turning a refusal into one line on stderr (or JSON on stdout with
- * `--format json`) and its exit code: 1 refused, 2 unreachable, timed out, or an answer not
- * taken (`bad_answer`).
+ * `--format json`) and its exit code: 1 refused, 2 unreachable, timed out, an answer not
+ * taken (`bad_answer`), or an answer from something that is not the Workflows API.
  */
 export async function reportingRefusals(io: Io, format: OutputFormat, work: () => Promise<number>, subject: { workflow?: string } = {}): Promise<number> {
   try {
@@ -224,7 +256,7 @@ export async function reportingRefusals(io: Io, format: OutputFormat, work: () =
     const message = explain(error, subject);
     if (format === "json") io.stdout.write(JSON.stringify(errorJson(error, message), null, 2) + "\n");
     io.stderr.write(`wfkit: ${printable(message)}\n`);
-    return error instanceof WorkflowsNetworkError || error instanceof WorkflowsProtocolError ? 2 : 1;
+    return error instanceof WorkflowsNetworkError || error instanceof WorkflowsProtocolError || isForeign(error) ? 2 : 1;
   }
 }
 

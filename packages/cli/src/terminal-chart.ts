@@ -27,6 +27,20 @@ export function resample(values: readonly number[], columns: number): number[] {
   return out;
 }
 
+/**
+ * The lowest and highest of `values`, by a loop: spread into `Math.min`/`Math.max`, a list of
+ * more than about 100,000 values overflows the call stack (a RangeError).
+ */
+export function rangeOf(values: readonly number[]): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  return { min, max };
+}
+
 /** Where `value` falls between `min` and `max`, as a step in [0, steps - 1] (the middle when they are equal). */
 function step(value: number, min: number, max: number, steps: number): number {
   if (max === min) return Math.floor((steps - 1) / 2);
@@ -37,8 +51,7 @@ function step(value: number, min: number, max: number, steps: number): number {
 export function sparkline(values: readonly number[], unicode: boolean, width = values.length): string {
   const ramp = unicode ? SPARK_UNICODE : SPARK_ASCII;
   const fitted = resample(values, Math.max(1, width));
-  const min = Math.min(...fitted);
-  const max = Math.max(...fitted);
+  const { min, max } = rangeOf(fitted);
   return fitted.map((value) => ramp[step(value, min, max, ramp.length)]).join("");
 }
 
@@ -63,13 +76,13 @@ export interface BlockChartOptions {
 export function blockChart(values: readonly number[], options: BlockChartOptions): string[] {
   if (!values.length) return [];
   const height = Math.max(1, options.height);
-  const top = options.format(Math.max(...values));
-  const bottom = options.format(Math.min(...values));
+  const all = rangeOf(values);
+  const top = options.format(all.max);
+  const bottom = options.format(all.min);
   const labelWidth = Math.max(top.length, bottom.length);
   const plotWidth = Math.max(1, options.width - labelWidth - 2);
   const columns = resample(values, plotWidth);
-  const min = Math.min(...columns);
-  const max = Math.max(...columns);
+  const { min, max } = rangeOf(columns);
   // Each row holds eighths of a cell (unicode) or halves (ASCII); every bar shows at least one.
   const perRow = options.unicode ? 8 : 2;
   const levels = columns.map((value) => 1 + step(value, min, max, height * perRow));

@@ -79,6 +79,12 @@ export class WorkflowsApiError extends Error {
   readonly faults: Fault[] | undefined;
   /** Only the usage system being unreachable is worth retrying; every 4xx is final. */
   readonly retryable: boolean;
+  /**
+   * True when the answer did not come in the service's error shape (`{error, message}`
+   * strings): a 404 page of some other server, a proxy's error. The base URL is then most
+   * likely not the Workflows API's, which is worth saying rather than the bare status.
+   */
+  readonly foreign: boolean;
 
   constructor(
     readonly status: number,
@@ -96,6 +102,7 @@ export class WorkflowsApiError extends Error {
     // Only entries of a fault's shape: whoever reads them (wfkit's remote check) may trust their fields.
     this.faults = Array.isArray(body.faults) ? (body.faults.filter((entry) => faultShape(entry) === undefined) as Fault[]) : undefined;
     this.retryable = this.kind === "usage_unavailable";
+    this.foreign = FOREIGN_BODIES.has(body);
   }
 }
 
@@ -163,12 +170,17 @@ export function isWorkflowsError(error: unknown): error is WorkflowsError {
   return error instanceof WorkflowsApiError || error instanceof WorkflowsNetworkError || error instanceof WorkflowsProtocolError || error instanceof WorkflowsAbortError;
 }
 
+/** Error bodies `errorBodyOf` made up because the answer had no `error` and `message` strings (see `WorkflowsApiError.foreign`). */
+const FOREIGN_BODIES = new WeakSet<ErrorBody>();
+
 /** Shapes an answer's JSON into an error body, whatever it held. */
 export function errorBodyOf(status: number, json: unknown): ErrorBody {
   const object = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  return {
+  const body: ErrorBody = {
     ...object,
     error: typeof object.error === "string" ? object.error : `http_${status}`,
     message: typeof object.message === "string" ? clipMessage(object.message) : `The service answered ${status} without an error message.`,
   };
+  if (typeof object.error !== "string" || typeof object.message !== "string") FOREIGN_BODIES.add(body);
+  return body;
 }

@@ -61,14 +61,15 @@ export function subjectPinEdit(statement: SubjectStatement, subject: CanonicalSu
   return { start: id.start, end: id.end, text: JSON.stringify(subject.canonicalId) + (body.label ? "" : ` ${JSON.stringify(subject.label)}`) };
 }
 
-const UNRESOLVED_REASONS: Record<string, string> = {
-  ambiguous: "ambiguous: more than one company matches",
-  unlisted: "unlisted: held, but with no listed equity to run against",
-  lookup_failed: "lookup_failed: the resolver could not be reached; this says nothing about the company (try again)",
-  not_found: "not_found: no company matches",
-};
+/** A Map, not an object literal: a reason from the wire such as `constructor` must not find Object.prototype's members. */
+const UNRESOLVED_REASONS: ReadonlyMap<string, string> = new Map([
+  ["ambiguous", "ambiguous: more than one company matches"],
+  ["unlisted", "unlisted: held, but with no listed equity to run against"],
+  ["lookup_failed", "lookup_failed: the resolver could not be reached; this says nothing about the company (try again)"],
+  ["not_found", "not_found: no company matches"],
+]);
 
 /** Why resolve-subjects left a hint unresolved, in words (`reason` itself for one this does not know). */
 export function unresolvedReasonText(reason: string): string {
-  return UNRESOLVED_REASONS[reason] ?? reason;
+  return UNRESOLVED_REASONS.get(reason) ?? reason;
 }

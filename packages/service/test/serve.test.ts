@@ -328,10 +328,10 @@ describe("wfkit serve's files and flags", () => {
       });
       child.once("exit", (code) => reject(new Error(`exited with ${code}: ${stdout}`)));
     });
-    const baseUrl = /the Workflows API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(stdout)?.[1];
+    const baseUrl = /the Workflows API at (http:\/\/127\.0\.0\.1:\d+) \(its routes under \/api\/v1\)/.exec(stdout)?.[1];
     expect(baseUrl).toBeDefined();
     expect(stdout).toMatch(/data: +in memory/);
-    expect(stdout).toContain(`Consumer Signals API (SAMPLE data) at ${baseUrl}/signals/api; AI endpoints limited to 10 per 1 min per user`);
+    expect(stdout).toContain(`Consumer Signals API (SAMPLE data) at ${baseUrl}/signals (its routes under /api); AI endpoints limited to 10 per 1 min per user`);
     expect(stdout).toMatch(/signals JWT \(12 hours\): [\w-]+\.[\w-]+\.[\w-]+\n/);
     expect(stdout).toMatch(/alert token: wfat_\w+/);
     expect(stdout).toMatch(/admin token: wfa_/);

@@ -72,7 +72,9 @@ export async function runDeploy(argv: readonly string[], io: Io): Promise<number
       if (publish) {
         await client.publish(workflowId, version.id);
         say(`Published version ${printable(version.id)}: \`wfkit run ${printable(name)}\` runs it`);
-      } else say(`Not published: runs still use the previously published version (deploy with --publish to change that)`);
+      } else if (!knownId)
+        say(`Not published: ${printable(name)} is new and has no published version yet, so \`wfkit run ${printable(name)}\` is refused until you deploy with --publish`);
+      else say(`Not published: runs use the version published last, if there is one (deploy with --publish to make runs use this one)`);
       if (format === "json") printJson(io, { ok: true, workflow: { name, id: workflowId }, created: !knownId, version, published: publish });
       return 0;
     },

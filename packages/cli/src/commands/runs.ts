@@ -1,12 +1,13 @@
-/** `wfkit runs list | show RUN | deliver RUN | cancel RUN`. */
+/** `wfkit runs list | show RUN | watch RUN | deliver RUN | cancel RUN`. */
 import { TERMINAL_RUN_STATES, type RunFilter, type RunSummary, type WorkflowsClient } from "@wfkit/client";
 import { choiceFlag, parseCommandArgs, stringFlag, type ParsedArgs } from "../args.js";
 import { CliError, UsageError } from "../errors.js";
+import { Suggester } from "@wfkit/core";
 import type { Io } from "../io.js";
 import { printable } from "../printable.js";
 import { columnWidths, connect, printJson, projectRoot, reportingRefusals, type Remote } from "../remote.js";
 import { StateFile } from "../state-file.js";
-import { describeEnd, resolveWorkflow } from "./run.js";
+import { describeEnd, followRun, resolveWorkflow } from "./run.js";
 import { runsSpec } from "./specs.js";
 
 export async function runRuns(argv: readonly string[], io: Io): Promise<number> {
@@ -17,13 +18,14 @@ export async function runRuns(argv: readonly string[], io: Io): Promise<number> 
     const remote = connect(args, io, "runs");
     return reportingRefusals(io, remote.format, () => list(remote, io, filter, workflowOf(args, io, remote)));
   }
-  if ((action === "show" || action === "deliver" || action === "cancel") && rest.length === 1) {
+  if (isRunAction(action) && rest.length === 1) {
     if (stringFlag(args, "state") !== undefined) throw new UsageError("--state applies to `runs list` only", "runs");
     const remote = connect(args, io, "runs");
     const runId = rest[0]!;
     return reportingRefusals(io, remote.format, async () => {
       const workflowId = workflowOf(args, io, remote) ?? (await findWorkflow(remote.client, runId));
       const { client, format } = remote;
+      if (action === "watch") return followRun(client, io, format, { workflowId, runId, workflow: stringFlag(args, "workflow") ?? workflowId, json: { workflowId } });
       const run = action === "show" ? await client.run(workflowId, runId) : action === "deliver" ? (await client.deliver(workflowId, runId)).run : (await client.cancel(workflowId, runId)).run;
       if (format === "json") printJson(io, { ok: true, run });
       else {
@@ -34,7 +36,27 @@ export async function runRuns(argv: readonly string[], io: Io): Promise<number> 
       return 0;
     });
   }
-  throw new UsageError("say what to do: `runs list`, `runs show RUN`, `runs deliver RUN` or `runs cancel RUN`", "runs");
+  throw new UsageError(usageProblem(action, rest), "runs");
+}
+
+const RUN_ACTIONS = ["show", "watch", "deliver", "cancel"] as const;
+type RunAction = (typeof RUN_ACTIONS)[number];
+
+function isRunAction(action: string | undefined): action is RunAction {
+  return (RUN_ACTIONS as readonly (string | undefined)[]).includes(action);
+}
+
+/** What is wrong with `runs ACTION REST...`: the missing or extra part named, not the whole usage again. */
+function usageProblem(action: string | undefined, rest: readonly string[]): string {
+  const all = "`runs list`, `runs show RUN`, `runs watch RUN`, `runs deliver RUN` or `runs cancel RUN`";
+  if (action === undefined) return `say what to do: ${all}`;
+  if (action === "list") return `\`runs list\` takes no RUN (got \`${rest.join(" ")}\`); to see one run, \`runs show RUN\``;
+  if (isRunAction(action))
+    return rest.length === 0
+      ? `\`runs ${action}\` needs the id of a run, as in \`wfkit runs ${action} run_0123\` (\`wfkit runs list\` shows them)`
+      : `\`runs ${action}\` takes one RUN (got ${rest.length}: ${rest.join(" ")})`;
+  const close = new Suggester().closest(action, ["list", ...RUN_ACTIONS]);
+  return `unknown action \`${action}\`${close ? `; did you mean \`${close}\`?` : `: ${all}`}`;
 }
 
 function workflowOf(args: ParsedArgs, io: Io, remote: Remote): string | undefined {

@@ -123,15 +123,26 @@ export async function runServe(argv: readonly string[], io: Io): Promise<number>
     );
   } else {
     const persistence = dbFile ? `${displayPathOf(dbFile, io.cwd)} (every acknowledged change is on disk)` : "in memory (gone when it stops; --db FILE keeps it)";
+    // The addresses as the commands take them (base URLs: the clients add /api/v1 and /api
+    // themselves), then the lines to paste into the shell that runs them.
+    const exports = [
+      `export WFKIT_BASE_URL=${server.baseUrl}`,
+      `export WFKIT_SIGNALS_URL=${server.signalsBaseUrl}`,
+      ...(keyFor("write") ? [`export WFKIT_TOKEN=${keyFor("write")}`] : []),
+      ...(signals.jwt ? [`export WFKIT_SIGNALS_JWT=${signals.jwt}`] : []),
+      ...(signals.alertToken ? [`export WFKIT_ALERT_TOKEN=${signals.alertToken}`] : []),
+    ];
     const lines = [
-      `wfkit serve: the Workflows API at ${server.baseUrl}/api/v1`,
-      `  Consumer Signals API (SAMPLE data) at ${server.signalsBaseUrl}/api; AI endpoints limited to ${limit.max} per ${formatWindow(limit.windowMs)} per user`,
+      `wfkit serve: the Workflows API at ${server.baseUrl} (its routes under /api/v1)`,
+      `  Consumer Signals API (SAMPLE data) at ${server.signalsBaseUrl} (its routes under /api); AI endpoints limited to ${limit.max} per ${formatWindow(limit.windowMs)} per user`,
       `  data:        ${persistence}`,
       `  admin token: ${server.service.adminToken}  (${server.baseUrl}/__admin, loopback only)`,
       keys.length ? "  API keys (shown once; only their hash is kept):" : "  API keys: none new (keys seeded earlier were shown when they were made)",
       ...keys.map((key) => `    ${(key.role ?? key.id).padEnd(6)} ${key.key}`),
       `  signals JWT (12 hours): ${signals.jwt ?? "none (the seed has no users)"}`,
       `  alert token: ${signals.alertToken ?? "none new (a token seeded earlier was shown when it was made)"}`,
+      "For wfkit in another shell (deploy, run, signals...):",
+      ...exports.map((line) => `  ${line}`),
       "Stop with Ctrl-C.",
     ];
     io.stdout.write(lines.join("\n") + "\n");

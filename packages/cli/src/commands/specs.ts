@@ -305,30 +305,39 @@ export const runSpec: CommandSpec = {
     "With --wait, the run is followed until it ends or a hold gate holds it (live on a terminal,",
     "one line per change otherwise), then its outputs are printed. The exit status is then 0 when",
     "it succeeded, 1 when it failed, was cancelled or is held (deliver it with `wfkit runs deliver`).",
+    "Ctrl-C stops the following, not the run: wfkit prints the run's id and `wfkit runs watch RUN`,",
+    "which follows it again, and exits 130.",
+    "",
+    "--mock-case NAME picks a test case of a local `wfkit serve`'s mock file (the Wfkit-Mock-Case",
+    "header; a real service ignores it).",
     "",
     REMOTE_DETAILS,
   ].join("\n"),
   flags: {
     question: { type: "string", short: "q", value: "TEXT", description: "A label for the run (at most 1000 characters; it never changes what the run does)." },
-    wait: { type: "boolean", description: "Follow the run until it ends or is held, showing the state of each part." },
+    wait: { type: "boolean", description: "Follow the run until it ends or is held, showing the state of each part (Ctrl-C stops following; the run goes on)." },
     "idempotency-key": { type: "string", value: "KEY", description: "Send this key (1 to 255 visible ASCII characters) instead of a new one." },
+    "mock-case": { type: "string", value: "NAME", description: "wfkit serve: run with this test case of its --mocks file (sends Wfkit-Mock-Case: NAME)." },
     ...REMOTE_FLAGS,
   },
   examples: [
     { comment: "Start a run and follow it", command: "wfkit run grocer-compare --wait" },
+    { comment: "Against wfkit serve --mocks examples/lifecycle-mocks.json: a result held for review", command: "wfkit run grocer-compare --wait --mock-case weak-compare" },
     { comment: "In a script, safe to repeat", command: "wfkit run grocer-compare --idempotency-key \"nightly-$(date +%F)\" --format json" },
   ],
 };
 
 export const runsSpec: CommandSpec = {
   name: "runs",
-  summary: "List, show, deliver or cancel runs.",
-  usage: "list [--state open|terminal|all] [--workflow W] | show RUN | deliver RUN | cancel RUN",
+  summary: "List, show, watch, deliver or cancel runs.",
+  usage: "list [--state open|terminal|all] [--workflow W] | show RUN | watch RUN | deliver RUN | cancel RUN",
   details: [
     "`list` shows the runs of every workflow you own (or of --workflow), newest first. `show`",
-    "prints a run with the state and output of each node. `deliver` releases a run a hold gate",
-    "is holding; `cancel` stops an open run (parts already finished stay charged). RUN is found",
-    "among your runs; --workflow saves that lookup.",
+    "prints a run with the state and output of each node. `watch` follows a run until it ends or",
+    "a hold gate holds it, exactly as `wfkit run --wait` does (the same exit status; Ctrl-C stops",
+    "watching, exit 130, and the run goes on). `deliver` releases a run a hold gate is holding;",
+    "`cancel` stops an open run (parts already finished stay charged). RUN is found among your",
+    "runs; --workflow saves that lookup.",
     "",
     REMOTE_DETAILS,
   ].join("\n"),
@@ -339,6 +348,7 @@ export const runsSpec: CommandSpec = {
   },
   examples: [
     { comment: "Runs still open", command: "wfkit runs list --state open" },
+    { comment: "Follow a run again after Ctrl-C", command: "wfkit runs watch run_0123" },
     { comment: "Release a held run", command: "wfkit runs deliver run_0123" },
   ],
 };

@@ -2,6 +2,7 @@
 import type { SavedView } from "@wfkit/client";
 import { parseCommandArgs, stringFlag } from "../args.js";
 import { UsageError } from "../errors.js";
+import { Suggester } from "@wfkit/core";
 import type { Io } from "../io.js";
 import { printable } from "../printable.js";
 import { columnWidths, printJson } from "../remote.js";
@@ -12,8 +13,7 @@ import { viewsSpec } from "./specs.js";
 export async function runViews(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(viewsSpec, argv);
   const [action, ...rest] = args.positionals;
-  const usage = "say what to do: `views list`, `views create FILE` or `views delete ID`";
-  if (!(action === "list" && !rest.length) && action !== "create" && !(action === "delete" && rest.length === 1)) throw new UsageError(usage, "views");
+  if (!(action === "list" && !rest.length) && action !== "create" && !(action === "delete" && rest.length === 1)) throw new UsageError(usageProblem(action, rest), "views");
   if (action !== "create" && stringFlag(args, "config") !== undefined) throw new UsageError("--config applies to `views create` only", "views");
   if (action === "create")
     return createFromBodyFile(
@@ -42,6 +42,19 @@ export async function runViews(argv: readonly string[], io: Io): Promise<number>
     else io.stdout.write(renderViews(views));
     return 0;
   });
+}
+
+/** What is wrong with `views ACTION REST...`: the missing or extra part named, not the whole usage again. */
+function usageProblem(action: string | undefined, rest: readonly string[]): string {
+  const all = "`views list`, `views create FILE` or `views delete ID`";
+  if (action === undefined) return `say what to do: ${all}`;
+  if (action === "list") return `\`views list\` takes nothing more (got \`${rest.join(" ")}\`)`;
+  if (action === "delete")
+    return rest.length === 0
+      ? "`views delete` needs the id of the saved view to delete, as in `wfkit views delete view_123` (`wfkit views list` shows them)"
+      : `\`views delete\` takes one ID (got ${rest.length}: ${rest.join(" ")})`;
+  const close = new Suggester().closest(action, ["list", "create", "delete"]);
+  return `unknown action \`${action}\`${close ? `; did you mean \`${close}\`?` : `: ${all}`}`;
 }
 
 function renderViews(views: SavedView[]): string {
