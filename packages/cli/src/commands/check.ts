@@ -14,6 +14,7 @@ import { plural, summarize, type CheckReport, type FileReport } from "../report.
 import { readSourceInput } from "../source-input.js";
 import { clientFor, reportingRefusals } from "../remote.js";
 import { reportRemoteDifferences } from "../remote-check.js";
+import { fixJobs, fixTypesOf } from "../check-fix.js";
 
 export async function runCheck(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(checkSpec, argv);
@@ -55,6 +56,9 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   // Connect before checking, so a missing credential or base URL is reported first.
   const remote = booleanFlag(args, "remote") ? clientFor(args, io, "check") : undefined;
   if (!remote && (stringFlag(args, "base-url") ?? stringFlag(args, "token-file")) !== undefined) throw new UsageError("--base-url and --token-file apply only with --remote", "check");
+  // --fix rewrites the .wf files in place first (check-fix.ts); what is reported is the fixed text.
+  const fixTypes = fixTypesOf(args);
+  if (fixTypes) jobs = await fixJobs(jobs, fixTypes, io, readsStdin);
   const files: FileReport[] = [];
   for (const job of jobs) files.push(await runCheckJob(job, io.cwd));
   const all: CheckReport = { files, summary: summarize(files) };
