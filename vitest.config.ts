@@ -19,6 +19,7 @@ export default defineConfig({
       // The subpath first: an alias also matches the names that start with it and a "/".
       "@wfkit/project/pure": fileURLToPath(new URL("./packages/project/src/pure.ts", import.meta.url)),
       "@wfkit/project": src("project"),
+      "@wfkit/language-server/protocol": fileURLToPath(new URL("./packages/language-server/src/protocol.ts", import.meta.url)),
       "@wfkit/language-server": src("language-server"),
       "@wfkit/client": src("client"),
       "@wfkit/service": src("service"),

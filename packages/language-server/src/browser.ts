@@ -3,5 +3,4 @@
  * the Node one of the package's main entry. Nothing here imports from `node:`.
  */
 export { startBrowserServer, listenInBrowser, CHECKED_NOTIFICATION, type CheckedParams } from "./browser/server.js";
-export { WfkitRequests, type CompileResult, type DecompileResult, type EstimateResult, type GraphResult } from "./server/protocol.js";
-export type { GraphPictureNode } from "./service/features/graph-picture.js";
+export * from "./protocol.js";

@@ -6,4 +6,4 @@ export { startServer, listen } from "./server/server.js";
 export { createLanguageService, type LanguageService, type LanguageServiceOptions } from "./service/language-service.js";
 export type { WfkitDocument } from "./service/document.js";
 export * from "./service/types.js";
-export { WfkitRequests, type CompileResult, type DecompileResult, type EstimateResult, type GraphResult } from "./server/protocol.js";
+export * from "./protocol.js";

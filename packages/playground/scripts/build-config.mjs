@@ -32,6 +32,7 @@ const workspaceSources = {
     build.onResolve({ filter: /^@wfkit\/(core|dsl|graph)$/ }, (args) => ({ path: path.join(packages, args.path.slice("@wfkit/".length), "src/index.ts") }));
     build.onResolve({ filter: /^@wfkit\/project\/pure$/ }, () => ({ path: path.join(packages, "project/src/pure.ts") }));
     build.onResolve({ filter: /^@wfkit\/language-server\/browser$/ }, () => ({ path: path.join(packages, "language-server/src/browser.ts") }));
+    build.onResolve({ filter: /^@wfkit\/language-server\/protocol$/ }, () => ({ path: path.join(packages, "language-server/src/protocol.ts") }));
     // The server's shared modules import the common API through its Node entry; in a browser,
     // the package's browser entry exports the same API over a message port.
     build.onResolve({ filter: /^vscode-languageserver\/node$/ }, (args) => build.resolve("vscode-languageserver/browser", { kind: args.kind, resolveDir: args.resolveDir }));

@@ -21,7 +21,7 @@ import {
   type LSPClientExtension,
 } from "@codemirror/lsp-client";
 import type * as lsp from "vscode-languageserver-protocol";
-import type { CheckedParams, CompileResult, EstimateResult, GraphPictureNode, GraphResult } from "@wfkit/language-server/browser";
+import { WFKIT_METHODS, type CheckedParams, type CompileResult, type EstimateResult, type GraphPictureNode, type GraphResult } from "@wfkit/language-server/protocol";
 import { examples } from "wfkit:examples";
 import { workerTransport } from "./transport.js";
 import { sanitizeHtml } from "./safe-markup.js";
@@ -39,7 +39,7 @@ const SYNC_DELAY_MS = 100;
 const REQUEST_TIMEOUT_MS = 20_000;
 
 /** wfkit's requests and notification (see docs/editor.md). */
-const METHODS = { graph: "wfkit/graph", compile: "wfkit/compile", estimate: "wfkit/estimate", checked: "wfkit/checked" } as const;
+const METHODS = WFKIT_METHODS;
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = element<HTMLSpanElement>("status");

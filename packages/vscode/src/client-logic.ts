@@ -4,13 +4,10 @@
  * real `vscode` module and `vscode-languageclient` to it.
  */
 
-/** The server requests the commands use (mirrors @wfkit/language-server's protocol.ts). */
-export const REQUESTS = {
-  compile: "wfkit/compile",
-  decompile: "wfkit/decompile",
-  estimate: "wfkit/estimate",
-  graph: "wfkit/graph",
-} as const;
+import { WFKIT_METHODS } from "@wfkit/language-server/protocol";
+
+/** The server requests the commands use: the editor protocol's, declared once in the language server. */
+export const REQUESTS = WFKIT_METHODS;
 
 export interface ActiveDocument {
   uri: string;

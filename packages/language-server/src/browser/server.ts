@@ -19,26 +19,20 @@
 import * as lsp from "vscode-languageserver/browser";
 import { defaultCatalogue } from "@wfkit/core";
 import { NO_POLICY } from "@wfkit/project/pure";
-import { createLanguageService } from "../service/language-service.js";
+import { createGraphingLanguageService } from "../service/graphing-service.js";
+import { serverCapabilities } from "../server/capabilities.js";
 import type { WfkitDocument } from "../service/document.js";
-import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, type Diagnostic, type Language } from "../service/types.js";
+import type { Diagnostic, Language } from "../service/types.js";
 import * as convert from "../server/convert.js";
 import { DiagnosticsScheduler } from "../server/diagnostics-scheduler.js";
 import { DEFAULT_SETTINGS } from "../server/settings.js";
 import { errorText } from "../server/error-text.js";
+import { WfkitNotifications, type CheckedParams } from "../server/protocol.js";
 import { createGuards, handleDocumentLifecycle, handleDocumentRequests, requestUri, type WithDocument } from "../server/handlers.js";
 
 /** `wfkit/checked`: sent after each check with the figures the page shows beside the editor. */
-export const CHECKED_NOTIFICATION = new lsp.NotificationType<CheckedParams>("wfkit/checked");
-
-export interface CheckedParams {
-  uri: string;
-  version: number;
-  errors: number;
-  warnings: number;
-  /** Absent when syntax errors leave the definition uncertain. */
-  costMinorUnits: number | undefined;
-}
+export const CHECKED_NOTIFICATION = WfkitNotifications.checked;
+export type { CheckedParams };
 
 /** `.wf` by its language id or name; anything else the client opens is read as JSON. */
 function languageOf(languageId: string, uri: string): Language {
@@ -58,7 +52,7 @@ function ensureSetImmediate(): void {
 
 export function listenInBrowser(connection: lsp.Connection): void {
   ensureSetImmediate();
-  const service = createLanguageService({ docsBaseUrl: DEFAULT_SETTINGS.docsBaseUrl });
+  const service = createGraphingLanguageService({ docsBaseUrl: DEFAULT_SETTINGS.docsBaseUrl });
   const documents = new Map<string, WfkitDocument>();
   /** What was last published per document, so an unchanged verdict is not sent again. */
   const published = new Map<string, string>();
@@ -100,17 +94,7 @@ export function listenInBrowser(connection: lsp.Connection): void {
 
   connection.onInitialize(
     (): lsp.InitializeResult => ({
-      capabilities: {
-        positionEncoding: lsp.PositionEncodingKind.UTF16,
-        textDocumentSync: { openClose: true, change: lsp.TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ["@", ">", "[", ",", ".", " "] },
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        renameProvider: { prepareProvider: true },
-        documentFormattingProvider: true,
-        semanticTokensProvider: { legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] }, full: true },
-      },
+      capabilities: serverCapabilities("browser"),
       serverInfo: { name: "wfkit-language-server (browser)", version: "0.1.0" },
     }),
   );

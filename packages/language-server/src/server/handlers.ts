@@ -12,11 +12,9 @@
 import * as lsp from "vscode-languageserver";
 import type { Catalogue } from "@wfkit/core";
 import type { FilePolicy } from "@wfkit/project/pure";
-import { renderSvg } from "@wfkit/graph";
-import type { LanguageService } from "../service/language-service.js";
+import type { GraphingLanguageService } from "../service/graphing-service.js";
 import type { WfkitDocument } from "../service/document.js";
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES, type Language, type TextChange } from "../service/types.js";
-import { getGraphPicture } from "../service/features/graph-picture.js";
 import * as convert from "./convert.js";
 import * as paramsOf from "./params.js";
 import { errorText } from "./error-text.js";
@@ -69,7 +67,7 @@ export function createGuards(connection: lsp.Connection): Guards {
 export interface DocumentState {
   readonly documents: Map<string, WfkitDocument>;
   /** The current service (the Node server makes another when its settings change). */
-  service(): LanguageService;
+  service(): GraphingLanguageService;
   readonly scheduler: DiagnosticsScheduler;
 }
 
@@ -168,7 +166,7 @@ export function requestUri(method: string, params: unknown): string {
  * service computes from a document alone, and wfkit's own requests (compile, decompile,
  * estimate, graph).
  */
-export function handleDocumentRequests(connection: lsp.Connection, guards: Guards, service: () => LanguageService, withDocument: WithDocument): void {
+export function handleDocumentRequests(connection: lsp.Connection, guards: Guards, service: () => GraphingLanguageService, withDocument: WithDocument): void {
   connection.onCompletion((params, token) =>
     withDocument("textDocument/completion", params, token, null, paramsOf.positionField, (document, position) => ({
       isIncomplete: false,
@@ -247,13 +245,9 @@ export function handleDocumentRequests(connection: lsp.Connection, guards: Guard
   connection.onRequest(WfkitRequests.decompile, (params) => guards.answer(WfkitRequests.decompile.method, () => service().decompile(paramsOf.stringField(params, "text"))));
   connection.onRequest(WfkitRequests.estimate, (params, token) => withDocument(WfkitRequests.estimate.method, params, token, NOT_OPEN, undefined, (document) => service().estimate(document), "run"));
 
-  // The drawing: the model from the analysis, laid out off the document's turn (layouts queue
-  // one at a time in @wfkit/graph). The page shows the text as it is; XML escaping is the renderer's.
+  // The drawing is laid out off the document's turn (layouts queue one at a time in @wfkit/graph).
   connection.onRequest(WfkitRequests.graph, (params, token) =>
-    withDocument<GraphResult>(WfkitRequests.graph.method, params, token, NOT_OPEN, undefined, async (document) => {
-      const picture = getGraphPicture(document);
-      return { version: picture.version, svg: await renderSvg(picture.model, { displayText: (text) => text }), nodes: picture.nodes };
-    }),
+    withDocument<GraphResult>(WfkitRequests.graph.method, params, token, NOT_OPEN, undefined, (document) => service().graph(document)),
   );
 }
 

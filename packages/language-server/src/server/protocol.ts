@@ -1,23 +1,19 @@
 /**
- * wfkit's requests beyond the LSP, used by the editor commands. Any client can send them;
- * they are documented in docs/editor.md.
+ * The editor protocol (../protocol.ts) as the LSP library's typed messages, for the handlers.
+ * Nothing is declared here that ../protocol.ts does not say.
  */
-import { RequestType } from "vscode-languageserver";
-import type { GraphPictureNode } from "../service/features/graph-picture.js";
+import { NotificationType, RequestType } from "vscode-languageserver";
+import { WFKIT_METHODS, type CheckedParams, type CompileResult, type DecompileResult, type EstimateResult, type GraphResult, type TextParams, type UriParams } from "../protocol.js";
 
-export type CompileResult = { json: string; ok: boolean } | { error: string };
-export type DecompileResult = { text: string } | { error: string };
-/** The live graph: the SVG drawing and each node's declaration (see features/graph-picture.ts). */
-export type GraphResult = { version: number; svg: string; nodes: GraphPictureNode[] } | { error: string };
-export type EstimateResult = { costMinorUnits: number; parts: { nodeId: string; partId: string; costMinorUnits: number }[]; ok: boolean; errors: number } | { error: string };
+export type { CheckedParams, CompileResult, DecompileResult, EstimateResult, GraphResult } from "../protocol.js";
 
 export const WfkitRequests = {
-  /** The Definition JSON a `.wf` document compiles to. */
-  compile: new RequestType<{ uri: string }, CompileResult, void>("wfkit/compile"),
-  /** `.wf` text for a Definition JSON text. */
-  decompile: new RequestType<{ text: string }, DecompileResult, void>("wfkit/decompile"),
-  /** The cost estimate of a document. */
-  estimate: new RequestType<{ uri: string }, EstimateResult, void>("wfkit/estimate"),
-  /** The graph drawn as SVG, for the editor's preview. */
-  graph: new RequestType<{ uri: string }, GraphResult, void>("wfkit/graph"),
+  compile: new RequestType<UriParams, CompileResult, void>(WFKIT_METHODS.compile),
+  decompile: new RequestType<TextParams, DecompileResult, void>(WFKIT_METHODS.decompile),
+  estimate: new RequestType<UriParams, EstimateResult, void>(WFKIT_METHODS.estimate),
+  graph: new RequestType<UriParams, GraphResult, void>(WFKIT_METHODS.graph),
+} as const;
+
+export const WfkitNotifications = {
+  checked: new NotificationType<CheckedParams>(WFKIT_METHODS.checked),
 } as const;

@@ -6,11 +6,11 @@
 import * as lsp from "vscode-languageserver/node";
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createLanguageService, type LanguageService } from "../service/language-service.js";
+import { createGraphingLanguageService, type GraphingLanguageService } from "../service/graphing-service.js";
+import { serverCapabilities } from "./capabilities.js";
 import { bodyKindOf } from "@wfkit/core";
 import type { WfkitDocument } from "../service/document.js";
 import type { Language } from "../service/types.js";
-import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from "../service/types.js";
 import * as convert from "./convert.js";
 import { CatalogueResolver } from "./catalogue-resolver.js";
 import { DiagnosticsScheduler } from "./diagnostics-scheduler.js";
@@ -23,8 +23,7 @@ import { isCheckerWorker, runCheckerWorker } from "./checker-worker.js";
 import * as paramsOf from "./params.js";
 import { ReadGate } from "./read-gate.js";
 import { DiagnosticsStore } from "./diagnostics-store.js";
-import { SHOW_ESTIMATE_COMMAND } from "../service/features/hints.js";
-import { PIN_SUBJECT_REMOTE_COMMAND } from "../service/features/actions.js";
+import { WFKIT_COMMANDS } from "../protocol.js";
 import { runPinCommand, serviceFor } from "./service-pin.js";
 
 /** How many times a checker thread that stopped is replaced before checks move in-process. */
@@ -56,7 +55,7 @@ export interface ListenOptions {
 export function listen(connection: lsp.Connection, options: ListenOptions = {}): void {
   const catalogues = new CatalogueResolver();
   let settings: ServerSettings = DEFAULT_SETTINGS;
-  let service: LanguageService = createLanguageService({ docsBaseUrl: settings.docsBaseUrl });
+  let service: GraphingLanguageService = createGraphingLanguageService({ docsBaseUrl: settings.docsBaseUrl });
   let supportsConfigurationPull = false;
   let supportsWatchedFilesRegistration = false;
   let workspaceRoot: string | undefined;
@@ -168,7 +167,7 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
       }
     }
     settings = readSettings(section);
-    service = createLanguageService({ docsBaseUrl: settings.docsBaseUrl });
+    service = createGraphingLanguageService({ docsBaseUrl: settings.docsBaseUrl });
     catalogues.configure({ cataloguePath: settings.catalogue, workspaceRoot });
     recheckAll();
   }
@@ -202,33 +201,11 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri ?? undefined;
     if (folder?.startsWith("file:")) workspaceRoot = fileURLToPath(folder);
     settings = readSettings((params.initializationOptions as { settings?: unknown } | undefined)?.settings ?? params.initializationOptions);
-    service = createLanguageService({ docsBaseUrl: settings.docsBaseUrl });
+    service = createGraphingLanguageService({ docsBaseUrl: settings.docsBaseUrl });
     checker.send({ type: "configure", docsBaseUrl: settings.docsBaseUrl });
     catalogues.configure({ cataloguePath: settings.catalogue, workspaceRoot });
     return {
-      capabilities: {
-        positionEncoding: lsp.PositionEncodingKind.UTF16,
-        textDocumentSync: { openClose: true, change: lsp.TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: ["@", ">", "[", ",", ".", " "] },
-        hoverProvider: true,
-        definitionProvider: true,
-        referencesProvider: true,
-        renameProvider: { prepareProvider: true },
-        documentHighlightProvider: true,
-        documentSymbolProvider: true,
-        foldingRangeProvider: true,
-        selectionRangeProvider: true,
-        documentFormattingProvider: true,
-        codeActionProvider: { codeActionKinds: [lsp.CodeActionKind.QuickFix] },
-        inlayHintProvider: true,
-        codeLensProvider: { resolveProvider: false },
-        executeCommandProvider: { commands: [SHOW_ESTIMATE_COMMAND, PIN_SUBJECT_REMOTE_COMMAND] },
-        diagnosticProvider: { identifier: "wfkit", interFileDependencies: false, workspaceDiagnostics: false },
-        semanticTokensProvider: {
-          legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: [...SEMANTIC_TOKEN_MODIFIERS] },
-          full: true,
-        },
-      },
+      capabilities: serverCapabilities("node"),
       serverInfo: { name: "wfkit-language-server", version: "0.1.0" },
     };
   });
@@ -300,10 +277,10 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   connection.onExecuteCommand((params, token) =>
     answer("workspace/executeCommand", async () => {
       const command = paramsOf.stringField(params, "command");
-      if (command === PIN_SUBJECT_REMOTE_COMMAND) return runPinCommand({ connection, documentOf: (uri) => documents.get(uri), serviceOf }, params.arguments);
-      if (command !== SHOW_ESTIMATE_COMMAND) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${SHOW_ESTIMATE_COMMAND} and ${PIN_SUBJECT_REMOTE_COMMAND}`);
+      if (command === WFKIT_COMMANDS.pinSubjectRemote) return runPinCommand({ connection, documentOf: (uri) => documents.get(uri), serviceOf }, params.arguments);
+      if (command !== WFKIT_COMMANDS.showEstimate) throw paramsOf.invalidParams(`unknown command \`${command}\`; this server runs ${WFKIT_COMMANDS.showEstimate} and ${WFKIT_COMMANDS.pinSubjectRemote}`);
       const uri = Array.isArray(params.arguments) ? params.arguments[0] : undefined;
-      if (typeof uri !== "string") throw paramsOf.invalidParams(`${SHOW_ESTIMATE_COMMAND} takes the document's uri as its argument`);
+      if (typeof uri !== "string") throw paramsOf.invalidParams(`${WFKIT_COMMANDS.showEstimate} takes the document's uri as its argument`);
       const result = await withDocument(WfkitRequests.estimate.method, { uri }, token, NOT_OPEN, undefined, (document) => service.estimate(document), "run");
       // A notification: the client need not answer (showInformationMessage is a request).
       void connection.sendNotification(lsp.ShowMessageNotification.type, { type: lsp.MessageType.Info, message: "error" in result ? `No estimate: ${result.error}` : estimateMessage(result) });

@@ -1,10 +1,11 @@
 /** Inlay hints (cost of each part), the code lens (estimate and verdict), semantic tokens. */
 import { indexCatalogue } from "@wfkit/core";
 import type { WfkitDocument } from "../document.js";
+import { WFKIT_COMMANDS } from "../../protocol.js";
 import type { CodeLens, InlayHint, Range, SemanticToken } from "../types.js";
 import { costFor, costText } from "./describe.js";
 
-export const SHOW_ESTIMATE_COMMAND = "wfkit.showEstimate";
+export const SHOW_ESTIMATE_COMMAND = WFKIT_COMMANDS.showEstimate;
 
 export function getInlayHints(document: WfkitDocument, range: Range): InlayHint[] {
   const ast = document.ast;
