@@ -49,7 +49,11 @@ export function asCliError<T>(cwd: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof ProjectError) throw cliErrorOf(error.problem, cwd);
+    if (error instanceof ProjectError) {
+      const failure = cliErrorOf(error.problem, cwd);
+      failure.more = error.problems.slice(1).map((problem) => describeFileProblem(problem, displayPathOf(problem.path, cwd)));
+      throw failure;
+    }
     throw error;
   }
 }

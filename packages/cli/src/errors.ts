@@ -19,6 +19,11 @@ export class UsageError extends Error {
 /** Something wfkit had to read or write could not be: the message says what and why. */
 export class CliError extends Error {
   override readonly name = "CliError";
+  /**
+   * Further problems of the same failure, each printed on a line of its own after the
+   * message (every mistake of a config at once).
+   */
+  more: readonly string[] = [];
 }
 
 /**

@@ -66,6 +66,9 @@ export const COMMANDS: readonly Command[] = [
 
 export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;
 
+/** The most further problems of one failure printed (a config with a thousand mistakes is not a thousand lines). */
+const MAX_MORE_LINES = 20;
+
 export function renderMainHelp(): string {
   const width = Math.max(...COMMANDS.map((command) => command.spec.name.length));
   return [
@@ -147,6 +150,10 @@ export function reportFailure(error: unknown, io: Io): number {
     return EXIT.faults;
   } else if (error instanceof CliError) {
     io.stderr.write(`wfkit: ${printable(error.message)}\n`);
+    // Each further problem on its own line (each made printable: no text from a file can start a line).
+    const shown = error.more.slice(0, MAX_MORE_LINES);
+    for (const line of shown) io.stderr.write(`wfkit: ${printable(line)}\n`);
+    if (error.more.length > shown.length) io.stderr.write(`wfkit: ... and ${error.more.length - shown.length} more problems like these\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`wfkit: internal error: ${printable(message.split("\n")[0]!)}. This is a bug in wfkit; please report it at ${HOMEPAGE}/issues with the command you ran (WFKIT_DEBUG=1 shows the stack).\n`);

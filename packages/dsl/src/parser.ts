@@ -823,7 +823,7 @@ export function chevrotainParse(text: string): ParseResult & { errorCount: numbe
   for (const error of errors) {
     // Stopping early leaves input unread on purpose: the summary below says so instead.
     if (parser.stoppedAt && error.name === "NotAllInputParsedException") continue;
-    syntaxError(errorSpan(error, text), error.message);
+    syntaxError(errorSpan(error, text), error.message + errorHint(error, text));
   }
   for (const problem of parser.problems) {
     const { span: at, message } = problem.restOfLine ? explainRestOfLine(problem.restOfLine, text) : problem;
@@ -901,13 +901,46 @@ function explainRestOfLine({ statementTokens, firstUnread, blockKind }: RestOfLi
     if (!previous) return { span: span(next), message: `expected a statement (a declaration such as \`part\`, or an edge such as \`a -> b\`), found ${describeToken(next)}` };
     const complete = !blockKind && statementIsComplete(prefix, text);
     const options = listExpected(complete ? [...expected, Newline] : expected);
-    return { span: span(next), message: `expected ${options} after \`${previous.image}\`, found ${describeToken(next)}` };
+    return { span: span(next), message: `expected ${options} after \`${previous.image}\`, found ${describeToken(next)}${next.tokenType === Equals ? equalsHint(text, next.startOffset) : ""}` };
   }
   // Every token fits, but the line stops too early.
   const last = line[line.length - 1]!;
   const expected = nextTokenTypes(rule, line);
   const found = span(last).end >= text.trimEnd().length ? "the end of the file" : "the end of the line";
-  return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`, found ${found}` };
+  return { span: span(last), message: `expected ${listExpected(expected)} after \`${last.image}\`, found ${found}${last.tokenType === Arrow ? TRAILING_ARROW_HINT : ""}` };
+}
+
+/**
+ * What to write instead, for a chain whose line ends in `->`: the chain goes on only on a line
+ * that starts with the arrow.
+ */
+const TRAILING_ARROW_HINT = "; a line cannot end with `->`: name the next node on this line, or move the `->` to the start of the next line (a line that starts with `->` continues the chain)";
+
+/** The statements written `KEYWORD NAME VALUE`, with no `=` (`part` and `subject` take one). */
+const NO_EQUALS = /^[ \t]*(gate|trigger|destination)[ \t]+([^\s=#]+)[ \t]*$/;
+
+/**
+ * A hint for the `=` at `offset` in `gate floor = hold` (and `trigger` and `destination`
+ * alike): the line as it is written without it. Nothing for any other `=`.
+ */
+function equalsHint(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const match = NO_EQUALS.exec(text.slice(lineStart, offset));
+  if (!match) return "";
+  const lineEnd = text.indexOf("\n", offset);
+  // The rest of the line, without a trailing comment (`#` outside quotes is one).
+  const rest = text.slice(offset + 1, lineEnd < 0 ? text.length : lineEnd).replace(/[ \t]+#[^"]*$/, "").trim();
+  const written = `${match[1]} ${match[2]}${rest ? ` ${rest}` : ""}`;
+  return written.length <= 80 && !/[\u0000-\u001f`]/.test(written) ? `; a \`${match[1]}\` takes no \`=\`: write \`${written}\`` : `; a \`${match[1]}\` takes no \`=\``;
+}
+
+/** A hint for one of chevrotain's errors, from where it is (the message already says what was expected). */
+function errorHint(error: IRecognitionException, text: string): string {
+  const token = error.token;
+  const previous = (error as IRecognitionException & { previousToken?: IToken }).previousToken;
+  if (isReal(token) && token.tokenType === Equals) return equalsHint(text, token.startOffset);
+  if (isReal(previous) && previous.tokenType === Arrow && (!isReal(token) || token.tokenType === Newline || token.tokenType === EOF)) return TRAILING_ARROW_HINT;
+  return "";
 }
 
 // ------------------------------------------------------------------ syntax error messages

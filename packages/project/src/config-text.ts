@@ -1,6 +1,7 @@
 /**
- * The text of a `wfkit.config.json`, read into settings, or into the first problem with its
- * place. Pure: no file system, no paths resolved (see project.ts for that).
+ * The text of a `wfkit.config.json`, read into settings, or into every problem with its
+ * place (a config with three mistakes is fixed in one round, not three). Pure: no file system,
+ * no paths resolved (see project.ts for that).
  *
  *   {
  *     "catalogue": "catalogue.json",            // relative to this config file
@@ -43,7 +44,8 @@ export interface ConfigProblem extends TextPlace {
   message: string;
 }
 
-export type ConfigParse = { ok: true; settings: ConfigSettings } | { ok: false; problem: ConfigProblem };
+/** Refused: `problems` in the order of the text (at least one); `problem` is the first. */
+export type ConfigParse = { ok: true; settings: ConfigSettings } | { ok: false; problem: ConfigProblem; problems: ConfigProblem[] };
 
 class Refusal {
   constructor(
@@ -53,15 +55,26 @@ class Refusal {
 }
 
 export function parseConfigText(text: string): ConfigParse {
+  const refusals: Refusal[] = [];
+  let settings: ConfigSettings;
   try {
-    return { ok: true, settings: readConfig(text) };
+    settings = readConfig(text, (refusal) => refusals.push(refusal));
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, problem: { ...lineColumnAt(text, error.offset), message: error.message } };
-    throw error;
+    if (!(error instanceof Refusal)) throw error;
+    refusals.push(error);
   }
+  if (!refusals.length) return { ok: true, settings: settings! };
+  const problems = refusals.map((refusal) => ({ ...lineColumnAt(text, refusal.offset), message: refusal.message }));
+  return { ok: false, problem: problems[0]!, problems };
 }
 
-function readConfig(text: string): ConfigSettings {
+/**
+ * Reads the settings, handing each mistake to `refuse` and going on to the next key, so that
+ * all are reported at once; a text that is not a JSON object is thrown at once (there is
+ * nothing further to judge). Syntax errors are all reported, and then nothing else: the
+ * tree around them is a guess.
+ */
+function readConfig(text: string, refuse: (refusal: Refusal) => void): ConfigSettings {
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
@@ -71,33 +84,42 @@ function readConfig(text: string): ConfigSettings {
     if (error instanceof RangeError) throw new Refusal(0, "not valid JSON (nested too deeply to read)");
     throw error;
   }
-  const first = errors[0];
-  if (first) throw new Refusal(first.offset, `not valid JSON (${printParseErrorCode(first.error)})`);
+  if (errors.length) {
+    for (const error of errors) refuse(new Refusal(error.offset, `not valid JSON (${printParseErrorCode(error.error)})`));
+    return { severity: new Map(), ignore: [] };
+  }
   if (!root || root.type !== "object") throw new Refusal(root?.offset ?? 0, "must hold a JSON object");
 
   const settings: { catalogue?: string; severity: Map<string, SeveritySetting>; ignore: string[]; baseUrl?: string } = { severity: new Map(), ignore: [] };
   for (const [key, keyNode, value] of membersOf(root)) {
     if (!CONFIG_KEY_SET.has(key)) {
       const close = keySuggester.closest(key, CONFIG_KEYS);
-      throw new Refusal(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore, baseUrl)`);
-    }
-    if (key === "catalogue") {
-      if (value.type !== "string" || value.value === "") throw new Refusal(value.offset, "`catalogue` must be the path of a catalogue file, relative to the config");
-      settings.catalogue = value.value as string;
+      refuse(new Refusal(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore, baseUrl)`));
+    } else if (key === "catalogue") {
+      if (value.type !== "string" || value.value === "") refuse(new Refusal(value.offset, "`catalogue` must be the path of a catalogue file, relative to the config"));
+      else settings.catalogue = value.value as string;
     } else if (key === "severity") {
-      if (value.type !== "object") throw new Refusal(value.offset, '`severity` must be an object such as {"dead-end": "off"}');
-      settings.severity = new Map();
-      for (const [code, codeNode, setting] of membersOf(value)) settings.severity.set(code, severitySetting(code, codeNode, setting));
+      if (value.type !== "object") refuse(new Refusal(value.offset, '`severity` must be an object such as {"dead-end": "off"}'));
+      else {
+        settings.severity = new Map();
+        for (const [code, codeNode, setting] of membersOf(value)) {
+          const severity = severitySetting(code, codeNode, setting, refuse);
+          if (severity !== undefined) settings.severity.set(code, severity);
+        }
+      }
     } else if (key === "ignore") {
-      if (value.type !== "array") throw new Refusal(value.offset, '`ignore` must be an array of glob patterns such as ["drafts/**"]');
-      settings.ignore = (value.children ?? []).map((pattern) => {
-        if (pattern.type !== "string" || pattern.value === "") throw new Refusal(pattern.offset, "each `ignore` entry must be a glob pattern (a non-empty string) such as \"drafts/**\"");
-        return pattern.value as string;
-      });
+      if (value.type !== "array") refuse(new Refusal(value.offset, '`ignore` must be an array of glob patterns such as ["drafts/**"]'));
+      else {
+        settings.ignore = [];
+        for (const pattern of value.children ?? []) {
+          if (pattern.type !== "string" || pattern.value === "") refuse(new Refusal(pattern.offset, 'each `ignore` entry must be a glob pattern (a non-empty string) such as "drafts/**"'));
+          else settings.ignore.push(pattern.value as string);
+        }
+      }
     } else if (key === "baseUrl") {
       if (value.type !== "string" || !isServiceUrl(value.value as string))
-        throw new Refusal(value.offset, '`baseUrl` must be the http or https address of the Workflows API, such as "https://example.test" (no query or fragment)');
-      settings.baseUrl = value.value as string;
+        refuse(new Refusal(value.offset, '`baseUrl` must be the http or https address of the Workflows API, such as "https://example.test" (no query or fragment)'));
+      else settings.baseUrl = value.value as string;
     }
   }
   return settings;
@@ -110,20 +132,41 @@ export function isServiceUrl(text: string): boolean {
   return (url.protocol === "http:" || url.protocol === "https:") && url.host !== "" && url.search === "" && url.hash === "" && url.username === "" && url.password === "";
 }
 
-function severitySetting(code: string, codeNode: Node, setting: Node): SeveritySetting {
+/** A code's setting, or undefined after handing its mistake to `refuse`. */
+function severitySetting(code: string, codeNode: Node, setting: Node, refuse: (refusal: Refusal) => void): SeveritySetting | undefined {
   const defaultSeverity = defaultSeverityOf(code);
   if (!defaultSeverity) {
     const close = closestCode(code);
-    throw new Refusal(codeNode.offset, `\`severity\` names ${quotedName(code)}, which is not a wfkit fault code${close ? `; did you mean \`${close}\`?` : ""} (known codes: ${knownCodes().join(", ")})`);
+    refuse(new Refusal(codeNode.offset, `\`severity\` names ${quotedName(code)}, which is not a wfkit fault code${close ? `; did you mean \`${close}\`?` : ` (${someWarnings()})`}`));
+    return undefined;
   }
-  if (setting.type !== "string" || !SEVERITY_SETTINGS.has(setting.value as string))
-    throw new Refusal(setting.offset, `\`severity.${code}\` must be "off", "warning" or "error"`);
-  if (defaultSeverity === "error" && setting.value !== "error")
-    throw new Refusal(
-      setting.offset,
-      `\`severity.${code}\` cannot be "${setting.value as string}": \`${code}\` is an error, and the service refuses such a graph whatever wfkit says; only warnings can be configured`,
+  if (setting.type !== "string" || !SEVERITY_SETTINGS.has(setting.value as string)) {
+    refuse(new Refusal(setting.offset, `\`severity.${code}\` must be "off", "warning" or "error"`));
+    return undefined;
+  }
+  if (defaultSeverity === "error" && setting.value !== "error") {
+    refuse(
+      new Refusal(
+        setting.offset,
+        `\`severity.${code}\` cannot be "${setting.value as string}": \`${code}\` is an error, and the service refuses such a graph whatever wfkit says; only warnings can be configured`,
+      ),
     );
+    return undefined;
+  }
   return setting.value as SeveritySetting;
+}
+
+/** How many codes of the list a message names before saying how many more there are. */
+const LISTED_CODES = 4;
+
+/**
+ * The codes worth setting, briefly: a few of the warnings (the only codes a config can turn
+ * off or raise) and how many more, and where all are listed; never the whole list on one line.
+ */
+function someWarnings(): string {
+  const warnings = knownCodes().filter((code) => defaultSeverityOf(code) === "warning");
+  const more = warnings.length - LISTED_CODES;
+  return `a config sets warnings, such as ${warnings.slice(0, LISTED_CODES).join(", ")}${more > 0 ? ` and ${more} more` : ""}; docs/rules.md lists every code`;
 }
 
 /** An object node's members as [key, key node, value node]; a later duplicate key wins, as in JSON.parse. */

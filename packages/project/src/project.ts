@@ -43,7 +43,11 @@ export interface ProjectConfig {
 
 export class ProjectError extends Error {
   override readonly name = "ProjectError";
-  constructor(readonly problem: FileProblem) {
+  constructor(
+    readonly problem: FileProblem,
+    /** Every problem found in the file, `problem` first (a config's mistakes are all reported at once). */
+    readonly problems: readonly FileProblem[] = [problem],
+  ) {
     super(`${problem.path}: ${problem.message}`);
   }
 }
@@ -134,8 +138,8 @@ export function loadConfigFile(absolutePath: string, { missingIsProblem }: { mis
 export function configFromText(text: string, absolutePath: string): ProjectConfig {
   const parsed = parseConfigText(text);
   if (!parsed.ok) {
-    const { line, column, message } = parsed.problem;
-    throw new ProjectError({ path: absolutePath, place: { line, column }, message });
+    const problems = parsed.problems.map(({ line, column, message }) => ({ path: absolutePath, place: { line, column }, message }));
+    throw new ProjectError(problems[0]!, problems);
   }
   const directory = path.dirname(absolutePath);
   const { settings } = parsed;

@@ -83,7 +83,7 @@ function reportSchemaError(ctx: RuleContext, error: AjvError): void {
     ctx.report({
       nodeId,
       pointer: error.instancePath,
-      message: `${owner} is missing the required field \`${field}\`. The service cannot read it without one; add \`${field}\`${requiredHint(field)}.`,
+      message: `${owner} is missing the required field \`${field}\`. The service cannot read it without one; ${field === "partVersion" ? versionHint(node?.raw) : `add \`${field}\`${requiredHint(field)}.`}`,
     });
     return;
   }
@@ -115,9 +115,19 @@ function describeOwner(ctx: RuleContext, pointer: string): string {
   return `\`${parsePointer(pointer).join(".")}\``;
 }
 
+/**
+ * How to give a missing part version, in both languages a definition is written in: the JSON
+ * field, and `.wf`'s `part@version` (a `.wf` part written without `@1` compiles to a node
+ * without `partVersion`), with the node's own part id when it has one.
+ */
+function versionHint(raw: unknown): string {
+  const partId = isPlainObject(raw) ? ownField(raw, "partId") : undefined;
+  const part = typeof partId === "string" && /^[\w.-]{1,64}$/.test(partId) ? partId : "PART";
+  return `give the part's version: \`"partVersion": "1"\` in JSON, \`${part}@1\` in .wf.`;
+}
+
 function requiredHint(field: string): string {
   switch (field) {
-    case "partVersion": return " (for example \"1\")";
     case "trigger": return " ({\"kind\": \"on_demand\"})";
     case "destination": return " ({\"kind\": \"standalone\"})";
     case "belowFloor": return " (\"hold\")";
