@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { numRuns } from "../support/num-runs.js";
 
 export const REGRESSIONS_DIR = fileURLToPath(new URL("./regressions/", import.meta.url));
 
@@ -194,10 +195,7 @@ export function savingReporter(
 }
 
 /** Runs per property: the unit suite's `fallback`, or FC_NUM_RUNS (set by `npm run fuzz`). */
-export function numRunsOr(fallback: number): number {
-  const fromEnv = Number(process.env["FC_NUM_RUNS"]);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
-}
+export const numRunsOr = numRuns;
 
 /** The saved counterexamples of a registry property, as fast-check `examples`. */
 export function savedExamples<Ts extends unknown[]>(property: string): Ts[] {

@@ -4,6 +4,7 @@
 // one. Timings of the same shapes are in the benchmark (`npm run bench`, bench/hostile.mjs).
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
+import { numRuns } from "../support/num-runs.js";
 
 const work = vi.hoisted(() => ({ distances: 0, comparedChars: 0 }));
 
@@ -214,7 +215,7 @@ describe("a large .json definition is placed through a lazily read tree", () => 
           for (const part of ["value", "key"] as const) expect([pointer, part, strict.sourceMap.locate(pointer, part)]).toEqual([pointer, part, full.sourceMap.locate(pointer, part)]);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: numRuns(300) },
     );
   });
 

@@ -13,7 +13,7 @@ import { analyzeSource, compile, fixesFor, parse, type FixInput } from "@wfkit/d
 import { fixWfText, FIX_TYPES, type FixType } from "../src/check-fix.js";
 import { checkText } from "../src/check-file.js";
 import { grammarText, mutated } from "../../dsl/test/wf-arbitraries.js";
-import { numRuns } from "../../dsl/test/arbitraries.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 const examplesDir = path.resolve(import.meta.dirname, "../../../examples");
 const EXAMPLES = readdirSync(examplesDir)
@@ -110,7 +110,7 @@ describe("--fix, as a property", () => {
         const once = fix(text).text;
         expect(fix(once).text).toBe(once);
       }),
-      { numRuns },
+      { numRuns: numRuns(150) },
     );
   });
 
@@ -122,7 +122,7 @@ describe("--fix, as a property", () => {
         expect(after.errors).toBeLessThanOrEqual(before.errors);
         if (before.parses) expect(after.parses).toBe(true);
       }),
-      { numRuns },
+      { numRuns: numRuns(150) },
     );
   });
 
@@ -135,7 +135,7 @@ describe("--fix, as a property", () => {
         broken++;
         if (verdict(fix(text).text).errors === 0) fixed++;
       }),
-      { numRuns: 100, seed: 30 },
+      { numRuns: numRuns(100), seed: 30 },
     );
     // With this seed: 74 broken, 38 fixed whole (the rest misspell a keyword, a subject id or a version: not a name with one candidate).
     expect(broken).toBeGreaterThan(50);

@@ -22,6 +22,7 @@ import {
 } from "../src/index.js";
 import { closedPort } from "./hostile-server.js";
 import { startSignalsServer, type SignalsServer, type SignalsServerOptions } from "./signals-server.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 const JWT = "jwt-user-1";
 const ALERT_TOKEN = "alert-token-1";
@@ -286,7 +287,7 @@ describe("parameters are checked before sending", () => {
         );
         expect(outcome).toBe(real ? "sent" : "date-invalid");
       }),
-      { numRuns: 200 },
+      { numRuns: numRuns(200) },
     );
     expect(server.log).toEqual([]);
   });
@@ -452,7 +453,7 @@ describe("the AI endpoints' shared limit", () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: numRuns(200) },
     );
   });
 });

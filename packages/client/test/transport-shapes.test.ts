@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SIGNALS_SHAPES, WORKFLOWS_SHAPES } from "../src/answer-shapes.js";
 import { BadAnswerError, SignalsClient, SignalsProtocolError, WorkflowsApiError, WorkflowsClient, WorkflowsProtocolError, type FetchLike } from "../src/index.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 const BASE = "http://service.test";
 const NO_RETRY = { maxAttempts: 1 };
@@ -240,7 +241,7 @@ describe("arbitrary JSON", () => {
           const result = await outcome(send(answering(JSON.stringify(value) ?? "")));
           if (!result.ok) expect(result.error, route).toBeInstanceOf(BadAnswerError);
         }),
-        { numRuns: 40 },
+        { numRuns: numRuns(40) },
       );
   });
 
@@ -252,7 +253,7 @@ describe("arbitrary JSON", () => {
           const result = await outcome(send(answering(JSON.stringify(changed(minimal, path, replacement)))));
           if (!result.ok) expect(result.error, route).toBeInstanceOf(BadAnswerError);
         }),
-        { numRuns: 30 },
+        { numRuns: numRuns(30) },
       );
     }
   });

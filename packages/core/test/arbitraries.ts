@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { defaultCatalogue, type Catalogue, type Definition } from "@wfkit/core";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 export const awkwardId = fc.oneof(
   fc.stringMatching(/^[a-z][a-z0-9_]{0,8}$/),
@@ -98,7 +99,8 @@ export function shuffled<T>(items: readonly T[], keys: readonly number[]): T[] {
     .map(({ item }) => item);
 }
 
-export const runs = (fallback: number) => ({ numRuns: Number(process.env.FC_NUM_RUNS ?? fallback) });
+/** fast-check parameters with the run count of test/support/num-runs.ts. */
+export const runs = (unitDefault: number) => ({ numRuns: numRuns(unitDefault) });
 
 /** Every field name the definition schema gives any object, sorted. */
 export function schemaFieldNames(): string[] {

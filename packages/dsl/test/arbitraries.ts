@@ -1,9 +1,10 @@
 /** fast-check arbitraries shared by the property tests: Definitions, odd ids, JSON with traps. */
 import fc from "fast-check";
 import { KEYWORD_TEXTS } from "@wfkit/dsl";
+import { numRuns } from "../../../test/support/num-runs.js";
 
-/** Runs per property: modest in the unit suite, raised with FC_NUM_RUNS for a soak. */
-export const numRuns = Number(process.env["FC_NUM_RUNS"] ?? 150);
+/** Runs per property of the DSL's tests (test/support/num-runs.ts). */
+export const DSL_RUNS = numRuns(150);
 
 /** Ids that stress quoting: keywords, spaces, quotes, backslashes, emoji, lone surrogates, empty. */
 export const oddId: fc.Arbitrary<string> = fc.oneof(

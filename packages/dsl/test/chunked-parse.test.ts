@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { numRuns } from "./arbitraries.js";
+import { DSL_RUNS } from "./arbitraries.js";
 import { grammarText, mutated } from "./wf-arbitraries.js";
 
 const lexed = vi.hoisted(() => ({ characters: 0 }));
@@ -64,11 +64,11 @@ const mutatedExample = mutated(fc.constantFrom(...exampleTexts));
 
 describe("parsing broken text a chunk at a time", () => {
   it("gives chevrotain's tree and syntax errors for the whole text: one broken statement among valid ones", () => {
-    fc.assert(fc.property(oneBrokenAmongValid, expectSameAsWholeText), { numRuns });
+    fc.assert(fc.property(oneBrokenAmongValid, expectSameAsWholeText), { numRuns: DSL_RUNS });
   });
 
   it("gives chevrotain's tree and syntax errors for the whole text: mutated examples", () => {
-    fc.assert(fc.property(mutatedExample, expectSameAsWholeText), { numRuns });
+    fc.assert(fc.property(mutatedExample, expectSameAsWholeText), { numRuns: DSL_RUNS });
   });
 
   it("gives the same result near the error cap, and past it the whole text's (which says where it stopped)", () => {

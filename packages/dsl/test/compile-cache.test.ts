@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { MAX_JSON_DEPTH, compileAst, CompileCache, OFFSET_FIELDS, OFFSET_LIST_FIELDS, parse, type CompiledAst, type SourceFault, type Statement, type WfFile } from "@wfkit/dsl";
 import { withoutRepeats } from "../src/analyze.js";
 import { compareFaults } from "../src/diagnostics.js";
-import { numRuns } from "./arbitraries.js";
+import { DSL_RUNS } from "./arbitraries.js";
 import { pointersOf } from "../../../test/support/pointers.js";
 
 /** Statements (one per line) of every kind the cache keeps, checks across statements, or refuses. */
@@ -124,7 +124,7 @@ describe("CompileCache", () => {
           expect(describeCompile(compileAst(ast, text, { cache })), JSON.stringify(text)).toBe(describeCompile(compileAst(parse(text).ast, text)));
         }
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 
@@ -185,7 +185,7 @@ describe("withoutRepeats", () => {
         });
         expect(withoutRepeats(sorted).map((f) => sorted.indexOf(f))).toEqual(expected.map((f) => sorted.indexOf(f)));
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 });

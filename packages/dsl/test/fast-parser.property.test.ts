@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { decompile, format, KEYWORD_TEXTS, parse, syntheticSource, type WfFile } from "@wfkit/dsl";
 import { fastParse } from "../src/fast-parser.js";
 import { parseWithChevrotain } from "../src/parser.js";
-import { anyJson, definitionLike, numRuns } from "./arbitraries.js";
+import { anyJson, definitionLike, DSL_RUNS } from "./arbitraries.js";
 import { grammarText, mutated } from "./wf-arbitraries.js";
 
 const examplesDir = fileURLToPath(new URL("../../../examples/", import.meta.url));
@@ -231,11 +231,11 @@ describe("the fast parser", () => {
   });
 
   it("builds the reference's tree for any generated valid text", () => {
-    fc.assert(fc.property(validText, expectAcceptedAlike), { numRuns });
+    fc.assert(fc.property(validText, expectAcceptedAlike), { numRuns: DSL_RUNS });
   });
 
   it("builds the reference's tree for text written from the grammar, in any layout", () => {
-    fc.assert(fc.property(grammarText, expectAcceptedAlike), { numRuns: numRuns * 2 });
+    fc.assert(fc.property(grammarText, expectAcceptedAlike), { numRuns: DSL_RUNS * 2 });
   });
 
   it("splits words, numbers, versions and strings into tokens exactly as the chevrotain lexer does", () => {
@@ -252,12 +252,12 @@ describe("the fast parser", () => {
     const contexts = ["document %", "a -> %", "% -> b", "part p = x%", "part p = x %", "part p { % x }", "part p { job j% }", "node [%]", "node {%: 1}", "subject s = % c", "gate g %", "version { % }", "a -> b with %"];
     fc.assert(
       fc.property(fc.constantFrom(...contexts), lexeme, (context, piece) => expectAgreement(context.replace("%", piece))),
-      { numRuns: numRuns * 4 },
+      { numRuns: DSL_RUNS * 4 },
     );
   });
 
   it("never accepts text the reference rejects, nor reads any text differently", () => {
     const pool = fc.oneof(decompiledText, fc.constantFrom(...exampleTexts), grammarText);
-    fc.assert(fc.property(mutated(pool), expectAgreement), { numRuns: numRuns * 4 });
+    fc.assert(fc.property(mutated(pool), expectAgreement), { numRuns: DSL_RUNS * 4 });
   });
 });

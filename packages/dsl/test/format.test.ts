@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, decompile, format, jsonEqual, parse } from "@wfkit/dsl";
 import { printFile } from "../src/printer.js";
-import { definitionLike, numRuns } from "./arbitraries.js";
+import { definitionLike, DSL_RUNS } from "./arbitraries.js";
 
 describe("the formatter", () => {
   it("writes one canonical layout", () => {
@@ -142,7 +142,7 @@ describe("the formatter", () => {
         const comments = (source: string) => parse(source).ast.comments.map((comment) => comment.text.trimEnd());
         expect(comments(once.text).sort()).toEqual(comments(text).sort());
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 });

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeSource, compile, format, parse, type Span } from "@wfkit/dsl";
-import { numRuns } from "./arbitraries.js";
+import { DSL_RUNS } from "./arbitraries.js";
 
 const examplesDir = fileURLToPath(new URL("../../../examples/", import.meta.url));
 const exampleTexts = readdirSync(examplesDir)
@@ -81,7 +81,7 @@ describe("the parser on any text", () => {
           expect(diagnostic.message).not.toMatch(/Keyword_|StringLiteral|NonNewline|JsonToken|VersionLiteral|-->/);
         }
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 
@@ -106,7 +106,7 @@ describe("the parser on any text", () => {
           );
         }
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyzeSource, LineIndex, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetAt, offsetsHeldBy, partitionPoint, positionAt } from "@wfkit/dsl";
-import { numRuns } from "./arbitraries.js";
+import { DSL_RUNS } from "./arbitraries.js";
 
 describe("positions", () => {
   it("count lines at \\n, \\r\\n and a lone \\r", () => {
@@ -53,7 +53,7 @@ describe("positions", () => {
           expect(index.offsetAt(index.positionAt(offset))).toBe(offset);
         }
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 });
@@ -115,7 +115,7 @@ describe("partitionPoint", () => {
         const scanned = sorted.findIndex((value) => value >= target);
         expect(partitionPoint(sorted.length, (i) => sorted[i]! < target)).toBe(scanned < 0 ? sorted.length : scanned);
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 });

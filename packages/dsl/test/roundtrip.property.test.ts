@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile, decompile, format, jsonEqual } from "@wfkit/dsl";
-import { anyJson, definitionLike, numRuns } from "./arbitraries.js";
+import { anyJson, definitionLike, DSL_RUNS } from "./arbitraries.js";
 
 /** compile(decompile(value)), failing loudly if the decompiled text has any diagnostic. */
 function roundTrip(value: unknown): unknown {
@@ -18,7 +18,7 @@ describe("decompile then compile", () => {
         const back = roundTrip(value);
         expect(jsonEqual(back, value), `${decompile(value)}\n${JSON.stringify(back)}`).toBe(true);
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 
@@ -27,7 +27,7 @@ describe("decompile then compile", () => {
       fc.property(anyJson, (value) => {
         expect(jsonEqual(roundTrip(value), value)).toBe(true);
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 
@@ -37,7 +37,7 @@ describe("decompile then compile", () => {
         const text = decompile(value);
         expect(format(text).text).toBe(text);
       }),
-      { numRuns },
+      { numRuns: DSL_RUNS },
     );
   });
 });

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { tokenMatcher } from "chevrotain";
 import { BLOCKS, compile, expectedAt, headOf, isBareName, KEYWORD_TEXTS, NAME_PATTERN, numberedSteps, parse, printName, PROPERTIES, STATEMENTS, TYPED_SUBJECT, type Expected, type Step } from "@wfkit/dsl";
 import { lex, Name } from "../src/lexer.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 /** The answer for `text`, without the fields a case does not mention. */
 const at = (text: string): Partial<Expected> => {
@@ -25,7 +26,7 @@ describe("quoting", () => {
         if (isBareName(name)) expect(readAsOneName, printed).toBe(true);
         else expect(JSON.parse(printed)).toBe(name);
       }),
-      { numRuns: 300 },
+      { numRuns: numRuns(300) },
     );
   });
 

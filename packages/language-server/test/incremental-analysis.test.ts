@@ -15,8 +15,9 @@ import { IncrementalParser } from "../src/service/wf/incremental-parser.js";
 import { LineMap } from "../src/service/text.js";
 import { SAMPLE_WF } from "./support/random-edits.js";
 import { pointersOf } from "../../../test/support/pointers.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
-const NUM_RUNS = Number(process.env["FC_NUM_RUNS"] ?? 60);
+const NUM_RUNS = numRuns(60);
 
 /** A document with something of every kind the compiler caches or checks across statements. */
 const RICH_WF = `workflow "rich" with {"note": 1}

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_SHARED_CHARS, shareFragment, sharedTextOf } from "../src/share.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 describe("share links", () => {
   it("carry any text, Unicode included, in characters an address keeps as they are", async () => {
@@ -14,7 +15,7 @@ describe("share links", () => {
         expect(fragment).toMatch(/^wf1=[A-Za-z0-9_-]*$/);
         expect(await sharedTextOf(fragment)).toEqual({ text });
       }),
-      { numRuns: 100 },
+      { numRuns: numRuns(100) },
     );
   });
 

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES } from "../src/index.js";
 import { harness } from "./helpers.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 const segment = fc.oneof(fc.constantFrom("wf", "runs", "%00", "..", "templates", "__proto__", "constructor"), fc.string({ maxLength: 12 }).map(encodeURIComponent));
 const body = fc.oneof(
@@ -36,7 +37,7 @@ describe("hostile requests", () => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: numRuns(300) },
     );
   });
 });

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALERT_CONDITIONS, ALERT_TYPES, CONDITIONS_BY_TYPE, TARGET_FIELD_BY_TYPE, THRESHOLD_TYPES, bodyRules, validateAlertBody, validateViewBody, type BodyValidationResult } from "@wfkit/core";
 import { signalsServer, type SignalsServer } from "./signals-server.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 const fixturesDir = fileURLToPath(new URL("../../core/test/fixtures/", import.meta.url));
 type Body = "alert" | "view";
@@ -133,7 +134,7 @@ describe("the service's acceptance of alert and view bodies is the checker's ver
       fc.asyncProperty(input, async ([body, value]) => {
         seen[(await agree(body, value, JSON.stringify(value))) ? "accepted" : "refused"]++;
       }),
-      { numRuns: 300, seed: 19 },
+      { numRuns: numRuns(300), seed: 19 },
     );
     // The generator reaches both verdicts.
     expect(seen.accepted).toBeGreaterThan(10);

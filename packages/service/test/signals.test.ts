@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Clock, DEFAULT_SEED, SIGNALS_ROUTES, type Seed } from "../src/index.js";
 import { signalsServer, type SignalsServer } from "./signals-server.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 // ---- the reference's shapes (section 2 and the endpoint table) ------------------------------
 
@@ -399,7 +400,7 @@ describe("hostile requests", () => {
           if (reply.status !== 429) expect(reply.body.code).toEqual(expect.any(String));
         }
       }),
-      { numRuns: 300 },
+      { numRuns: numRuns(300) },
     );
   });
 });

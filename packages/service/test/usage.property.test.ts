@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { defaultCatalogue } from "@wfkit/core";
 import { loadMocks, statesIn } from "../src/index.js";
 import { example, harness } from "./helpers.js";
+import { numRuns } from "../../../test/support/num-runs.js";
 
 const mocks = loadMocks(
   {
@@ -63,7 +64,7 @@ describe("usage ledger", () => {
         }
         service.close();
       }),
-      { numRuns: 25 },
+      { numRuns: numRuns(25) },
     );
   });
 });
