@@ -14,6 +14,7 @@ export default defineConfig({
   resolve: {
     alias: {
       "@wfkit/core": src("core"),
+      "@wfkit/api": src("api"),
       "@wfkit/dsl": src("dsl"),
       "@wfkit/graph": src("graph"),
       // The subpath first: an alias also matches the names that start with it and a "/".

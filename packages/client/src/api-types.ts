@@ -1,161 +1,34 @@
 /**
- * The Workflows API on the wire: every request and response body, in one place. The client
- * reads these and `@wfkit/service` answers with them (it imports this module type-only), so
- * the two cannot drift: a change here that the service does not follow fails its build.
- *
- * Where the reference leaves a shape "not shown", the shape is the local service's choice,
- * listed in docs/service.md under Assumptions.
+ * The Workflows API on the wire: its request and response bodies and enumerations are
+ * @wfkit/api's, the contract the service answers by; re-exported here so that code importing
+ * them from @wfkit/client keeps working.
  */
-import type { Catalogue, Definition, Estimate, Fault } from "@wfkit/core";
-
-export type Scope = "read:workflows" | "write:workflows";
-/**
- * What a `402 plan_required` names in `required_feature`: the reference's plan features, or
- * `anya`, the entitlement that gates the assistant surface under `/anya` (not API scopes).
- */
-export type Feature = "workflows" | "workflows_api" | "anya";
-
-/** Run states; `open` and `terminal` are the run listing's filter values. */
-export type RunState = "queued" | "running" | "held" | "succeeded" | "failed" | "cancelled";
-export type RunFilter = "all" | "open" | "terminal";
-export const TERMINAL_RUN_STATES: readonly RunState[] = ["succeeded", "failed", "cancelled"];
-export type NodeState = "pending" | "running" | "succeeded" | "failed" | "held" | "passed" | "cancelled";
-
-export interface PartsResponse {
-  catalogueVersion: 1;
-  parts: Catalogue["parts"];
-}
-
-export interface ResolveSubjectsRequest {
-  hints: string[];
-}
-
-export interface ResolvedSubject {
-  canonicalId: string;
-  kind: "company";
-  label: string;
-  identifiers: unknown[];
-}
-
-/** `not_found` is the local service's reason for a hint that matches nothing. */
-export type UnresolvedReason = "ambiguous" | "unlisted" | "lookup_failed" | "not_found";
-
-export interface UnresolvedHint {
-  hint: string;
-  reason: UnresolvedReason;
-  candidates?: { canonicalId: string; label: string; ticker: string }[];
-}
-
-export interface ResolveSubjectsResponse {
-  subjects: ResolvedSubject[];
-  unresolved: UnresolvedHint[];
-}
-
-export interface ValidateDefinitionResponse {
-  ok: true;
-  definition: unknown;
-  estimate: Estimate;
-  /** Warnings only: a definition with errors is a `400 validation_failed`. */
-  warnings: Fault[];
-}
-
-export interface Template {
-  id: string;
-  name: string;
-  description: string;
-  definition: Definition;
-}
-
-export interface CreateWorkflowResponse {
-  workflow: { id: string; name: string };
-}
-
-/** A version save body: `{scope: {graph}}`, optionally with top-level trigger and destinations. */
-export interface SaveVersionRequest {
-  scope: { graph: unknown };
-  trigger?: unknown;
-  destinations?: unknown;
-}
-
-export interface SaveVersionResponse {
-  version: { id: string; workflowId: string; published: false; estimate: Estimate; createdAt: string };
-}
-
-export interface PublishResponse {
-  ok: true;
-  workflow: { id: string; publishedVersionId: string };
-  version: { id: string; published: true; publishedAt: string };
-}
-
-export interface StartRunRequest {
-  question?: string;
-}
-
-export interface StartRunResponse {
-  ok: true;
-  runId: string;
-  host: string;
-  estimate: { costMinorUnits: number };
-}
-
-export interface RunSummary {
-  runId: string;
-  workflowId: string;
-  versionId: string;
-  state: RunState;
-  question: string | null;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
-
-export interface ChildRun {
-  runId: string;
-  nodeId: string;
-  partId: string | undefined;
-  state: NodeState;
-  failure?: { code: string; message: string };
-}
-
-export interface RunNodeView {
-  nodeId: string;
-  kind: "trigger" | "part" | "gate" | "destination";
-  partId?: string;
-  /** What this node draws from the reservation when it finishes with a value. */
-  costMinorUnits: number;
-  state: NodeState;
-  output?: Record<string, unknown>;
-  belowFloor?: boolean;
-  failure?: { code: string; message: string };
-  /** Set on a gate whose held result was delivered. */
-  delivered?: boolean;
-  startedAt?: string;
-  finishedAt?: string;
-}
-
-/** The polled run. */
-export interface Run extends RunSummary {
-  host: string;
-  mockCase: string;
-  estimate: { costMinorUnits: number };
-  usage: { reservedMinorUnits: number; drawnMinorUnits: number; releasedMinorUnits: number };
-  childRuns: ChildRun[];
-  nodes: RunNodeView[];
-}
-
-export interface RunListResponse {
-  runs: RunSummary[];
-}
-
-/** Deliver and cancel both answer with the run as it is afterwards. */
-export interface RunChangeResponse {
-  ok: true;
-  run: Run;
-}
-
-/** Every refusal: `error` is the stable code, `message` says what is wrong and what to do. */
-export interface ErrorBody {
-  error: string;
-  message: string;
-  [field: string]: unknown;
-}
+export { TERMINAL_RUN_STATES } from "@wfkit/api";
+export type {
+  Scope,
+  Feature,
+  RunState,
+  RunFilter,
+  NodeState,
+  PartsResponse,
+  ResolveSubjectsRequest,
+  ResolvedSubject,
+  UnresolvedReason,
+  UnresolvedHint,
+  ResolveSubjectsResponse,
+  ValidateDefinitionResponse,
+  Template,
+  CreateWorkflowResponse,
+  SaveVersionRequest,
+  SaveVersionResponse,
+  PublishResponse,
+  StartRunRequest,
+  StartRunResponse,
+  RunSummary,
+  ChildRun,
+  RunNodeView,
+  Run,
+  RunListResponse,
+  RunChangeResponse,
+  ErrorBody,
+} from "@wfkit/api";

@@ -2,7 +2,9 @@
  * `WorkflowsClient`: one typed method per endpoint of the Workflows API, on the platform's
  * `fetch` (Node, browsers, the VS Code extension host).
  *
- * What is retried, and why (the rule in one place, `retriesOn`):
+ * Each method names its route in @wfkit/api's route table, which gives its method and path,
+ * whether it may be sent again (`resend`) and its answer's shape. What is retried, and why
+ * (the rule in one place, `RETRY` and `call`):
  * - `503 research_capacity_unavailable` (the usage system was unreachable; nothing started):
  *   on run start, the only route that reserves usage.
  * - A network failure (no answer) on a request that is safe to send twice: every read, run
@@ -17,22 +19,8 @@
  * transport's (`http.ts`), shared with `SignalsClient`; the credential goes only as
  * `Authorization: Bearer`, and only to the base URL's origin.
  */
-import type {
-  CreateWorkflowResponse,
-  ErrorBody,
-  PartsResponse,
-  PublishResponse,
-  ResolveSubjectsResponse,
-  Run,
-  RunChangeResponse,
-  RunFilter,
-  RunListResponse,
-  SaveVersionRequest,
-  SaveVersionResponse,
-  StartRunResponse,
-  Template,
-  ValidateDefinitionResponse,
-} from "./api-types.js";
+import { fillPath, splitRoute, WORKFLOWS_ROUTES, type Resend, type WorkflowsAnswers, type WorkflowsRequests } from "@wfkit/api";
+import type { CreateWorkflowResponse, PartsResponse, PublishResponse, ResolveSubjectsResponse, Run, RunChangeResponse, RunFilter, RunListResponse, SaveVersionRequest, SaveVersionResponse, StartRunResponse, Template, ValidateDefinitionResponse } from "./api-types.js";
 import { TERMINAL_RUN_STATES } from "./api-types.js";
 import { WORKFLOWS_SHAPES, type WorkflowsRoute } from "./answer-shapes.js";
 import { errorBodyOf, WorkflowsAbortError, WorkflowsApiError, WorkflowsNetworkError, WorkflowsProtocolError } from "./errors.js";
@@ -100,19 +88,29 @@ export interface WaitOptions extends CallOptions {
 
 type Retry = "none" | "network" | "network-and-usage";
 
-interface Call {
-  method: "GET" | "POST";
-  /** The route as the answer-shape table names it. */
-  route: WorkflowsRoute;
-  path: string;
-  body?: unknown;
+/**
+ * What a route's `resend` in the contract allows: a read or publish again after a lost answer;
+ * the run start also after `503 research_capacity_unavailable` (the only route that reserves
+ * usage, sent again with its Idempotency-Key); nothing else.
+ */
+const RETRY: Readonly<Record<Resend, Retry>> = { safe: "network", with_key: "network-and-usage", never: "none" };
+
+interface Call<K extends WorkflowsRoute> {
+  /** The route, as the contract's route table names it. */
+  route: K;
+  /** The values of its path's `{parameters}`. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: K extends keyof WorkflowsRequests ? WorkflowsRequests[K] : undefined;
   headers?: Record<string, string>;
-  retry: Retry;
   signal?: AbortSignal | undefined;
 }
 
-const API = "/api/v1/workflows";
-const segment = (id: string) => encodeURIComponent(id);
+/** `?name=value&...`, each value encoded as a URI component ("" for none). */
+function queryString(query: Record<string, string> | undefined): string {
+  const pairs = Object.entries(query ?? {});
+  return pairs.length ? `?${pairs.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join("&")}` : "";
+}
 
 export class WorkflowsClient {
   private readonly timing: Timing;
@@ -139,34 +137,34 @@ export class WorkflowsClient {
   // ---- catalogue ----------------------------------------------------------------------
 
   parts(options: CallOptions & { unattendedSafe?: boolean } = {}): Promise<PartsResponse> {
-    return this.call({ method: "GET", route: "GET /api/v1/workflows/catalogue/parts", path: `${API}/catalogue/parts${options.unattendedSafe ? "?unattendedSafe=1" : ""}`, retry: "network", signal: options.signal });
+    return this.call({ route: "GET /api/v1/workflows/catalogue/parts", ...(options.unattendedSafe ? { query: { unattendedSafe: "1" } } : {}), signal: options.signal });
   }
 
   resolveSubjects(hints: string[], options: CallOptions = {}): Promise<ResolveSubjectsResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows/catalogue/resolve-subjects", path: `${API}/catalogue/resolve-subjects`, body: { hints }, retry: "network", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows/catalogue/resolve-subjects", body: { hints }, signal: options.signal });
   }
 
   /** Valid: the estimate and warnings. Invalid: throws a `validation_failed` error with every fault. */
   validateDefinition(definition: unknown, options: CallOptions = {}): Promise<ValidateDefinitionResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows/catalogue/validate-definition", path: `${API}/catalogue/validate-definition`, body: { definition }, retry: "network", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows/catalogue/validate-definition", body: { definition }, signal: options.signal });
   }
 
   templates(options: CallOptions = {}): Promise<Template[]> {
-    return this.call({ method: "GET", route: "GET /api/v1/workflows/templates", path: `${API}/templates`, retry: "network", signal: options.signal });
+    return this.call({ route: "GET /api/v1/workflows/templates", signal: options.signal });
   }
 
   // ---- workflows and versions -------------------------------------------------------------
 
   createWorkflow(name: string, options: CallOptions = {}): Promise<CreateWorkflowResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows", path: API, body: { name }, retry: "none", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows", body: { name }, signal: options.signal });
   }
 
   saveVersion(workflowId: string, body: SaveVersionRequest, options: CallOptions = {}): Promise<SaveVersionResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/versions", path: `${API}/${segment(workflowId)}/versions`, body, retry: "none", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows/{wf}/versions", params: { wf: workflowId }, body, signal: options.signal });
   }
 
   publish(workflowId: string, versionId: string, options: CallOptions = {}): Promise<PublishResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/versions/{version}/publish", path: `${API}/${segment(workflowId)}/versions/${segment(versionId)}/publish`, retry: "network", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows/{wf}/versions/{version}/publish", params: { wf: workflowId, version: versionId }, signal: options.signal });
   }
 
   // ---- runs ------------------------------------------------------------------------------
@@ -175,14 +173,12 @@ export class WorkflowsClient {
   async startRun(workflowId: string, options: StartRunOptions = {}): Promise<StartedRun> {
     const idempotencyKey = options.idempotencyKey ?? this.newKey();
     let replayed = false;
-    const body = await this.call<StartRunResponse>(
+    const body = await this.call(
       {
-        method: "POST",
         route: "POST /api/v1/workflows/{wf}/run",
-        path: `${API}/${segment(workflowId)}/run`,
+        params: { wf: workflowId },
         body: options.question !== undefined ? { question: options.question } : {},
         headers: { "Idempotency-Key": idempotencyKey },
-        retry: "network-and-usage",
         signal: options.signal,
       },
       (headers) => (replayed = headers.get("Idempotent-Replayed") === "true"),
@@ -191,23 +187,23 @@ export class WorkflowsClient {
   }
 
   run(workflowId: string, runId: string, options: CallOptions = {}): Promise<Run> {
-    return this.call({ method: "GET", route: "GET /api/v1/workflows/{wf}/runs/{run}", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}`, retry: "network", signal: options.signal });
+    return this.call({ route: "GET /api/v1/workflows/{wf}/runs/{run}", params: { wf: workflowId, run: runId }, signal: options.signal });
   }
 
   workflowRuns(workflowId: string, options: CallOptions = {}): Promise<RunListResponse> {
-    return this.call({ method: "GET", route: "GET /api/v1/workflows/{wf}/runs", path: `${API}/${segment(workflowId)}/runs`, retry: "network", signal: options.signal });
+    return this.call({ route: "GET /api/v1/workflows/{wf}/runs", params: { wf: workflowId }, signal: options.signal });
   }
 
   runs(state: RunFilter = "all", options: CallOptions = {}): Promise<RunListResponse> {
-    return this.call({ method: "GET", route: "GET /api/v1/workflows/runs", path: `${API}/runs?state=${segment(state)}`, retry: "network", signal: options.signal });
+    return this.call({ route: "GET /api/v1/workflows/runs", query: { state }, signal: options.signal });
   }
 
   deliver(workflowId: string, runId: string, options: CallOptions = {}): Promise<RunChangeResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/runs/{run}/deliver", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}/deliver`, retry: "none", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows/{wf}/runs/{run}/deliver", params: { wf: workflowId, run: runId }, signal: options.signal });
   }
 
   cancel(workflowId: string, runId: string, options: CallOptions = {}): Promise<RunChangeResponse> {
-    return this.call({ method: "POST", route: "POST /api/v1/workflows/{wf}/runs/{run}/cancel", path: `${API}/${segment(workflowId)}/runs/${segment(runId)}/cancel`, retry: "none", signal: options.signal });
+    return this.call({ route: "POST /api/v1/workflows/{wf}/runs/{run}/cancel", params: { wf: workflowId, run: runId }, signal: options.signal });
   }
 
   /**
@@ -233,15 +229,19 @@ export class WorkflowsClient {
     return this.options.newIdempotencyKey ? this.options.newIdempotencyKey() : globalThis.crypto.randomUUID();
   }
 
-  private async call<T>(call: Call, onResponse?: (headers: Headers) => void): Promise<T> {
-    const label = `${call.method} ${call.path}`;
+  /** A route of the contract: its method and path, what may be sent again and the answer's shape all come from its row. */
+  private async call<K extends WorkflowsRoute>(call: Call<K>, onResponse?: (headers: Headers) => void): Promise<WorkflowsAnswers[K]> {
+    const { method, path: template } = splitRoute(call.route);
+    const path = `${fillPath(template, call.params ?? {})}${queryString(call.query)}`;
+    const label = `${method} ${path}`;
+    const retry = RETRY[WORKFLOWS_ROUTES[call.route].resend];
     const retryable = (error: unknown) =>
-      (error instanceof WorkflowsNetworkError && error.retryable && call.retry !== "none") || (error instanceof WorkflowsApiError && error.retryable && call.retry === "network-and-usage");
+      (error instanceof WorkflowsNetworkError && error.retryable && retry !== "none") || (error instanceof WorkflowsApiError && error.retryable && retry === "network-and-usage");
     const auth = this.options.credential ? bearerAuth(this.options.credential) : undefined;
     const shape = WORKFLOWS_SHAPES[call.route];
     const answer = await this.http.retrying(label, call.signal, retryable, (timeoutMs) =>
-      this.http.exchange<T>(
-        { method: call.method, path: call.path, body: call.body, headers: call.headers, auth, label, signal: call.signal, timeoutMs },
+      this.http.exchange<WorkflowsAnswers[K]>(
+        { method, path, body: call.body, headers: call.headers, auth, label, signal: call.signal, timeoutMs },
         shape,
         call.route,
         (status, json) => new WorkflowsApiError(status, errorBodyOf(status, json), label),

@@ -7,6 +7,7 @@
  * Messages come from the service's body or are written here; a credential is never part of
  * one (the client never puts it anywhere but the Authorization header).
  */
+import { FEATURES, kindOf as contractKindOf, workflowsErrorRow, type WorkflowsErrorKind } from "@wfkit/api";
 import type { Fault } from "@wfkit/core";
 import { fault as faultShape } from "./answer-shapes.js";
 import type { ErrorBody, Feature } from "./api-types.js";
@@ -28,43 +29,11 @@ export function clipMessage(message: string): string {
   return message.length <= MAX_SERVICE_MESSAGE ? message : `${message.slice(0, MAX_SERVICE_MESSAGE)}… (cut at ${MAX_SERVICE_MESSAGE} characters)`;
 }
 
-export type ApiErrorKind =
-  | "validation_failed"
-  | "unauthenticated"
-  | "plan_required"
-  | "allowance_exhausted"
-  | "insufficient_scope"
-  | "gate_required"
-  | "no_published_version"
-  | "usage_unavailable"
-  | "workflows_unavailable"
-  | "other";
+/** One kind per row of the reference's error table (@wfkit/api's `ERRORS`), `other` for the service's own refusals. */
+export type ApiErrorKind = WorkflowsErrorKind;
 
-/** Which row of the error table an answer is, from its status and code alone. */
-export function kindOf(status: number, code: string): ApiErrorKind {
-  switch (`${status} ${code}`) {
-    case "400 validation_failed":
-      return "validation_failed";
-    case "401 UNAUTHENTICATED":
-      return "unauthenticated";
-    case "402 plan_required":
-      return "plan_required";
-    case "402 research_capacity_unavailable":
-      return "allowance_exhausted";
-    case "403 insufficient_scope":
-      return "insufficient_scope";
-    case "403 GATE_REQUIRED":
-      return "gate_required";
-    case "404 no_published_version":
-      return "no_published_version";
-    case "503 research_capacity_unavailable":
-      return "usage_unavailable";
-    case "503 workflows_unavailable":
-      return "workflows_unavailable";
-    default:
-      return "other";
-  }
-}
+/** Which row of the error table an answer is, from its status and code alone (@wfkit/api's `kindOf`). */
+export const kindOf: (status: number, code: string) => ApiErrorKind = contractKindOf;
 
 /** The service answered with a refusal. */
 export class WorkflowsApiError extends Error {
@@ -77,7 +46,7 @@ export class WorkflowsApiError extends Error {
   readonly reason: string | undefined;
   /** The validation faults of a `400 validation_failed`. */
   readonly faults: Fault[] | undefined;
-  /** Only the usage system being unreachable is worth retrying; every 4xx is final. */
+  /** Whether its row of the error table says a retry can help (only the usage system being unreachable); every 4xx is final. */
   readonly retryable: boolean;
   /**
    * True when the answer did not come in the service's error shape (`{error, message}`
@@ -96,12 +65,12 @@ export class WorkflowsApiError extends Error {
     this.code = body.error;
     this.kind = kindOf(status, body.error);
     this.requiredScope = typeof body.required_scope === "string" ? body.required_scope : undefined;
-    this.requiredFeature = body.required_feature === "workflows" || body.required_feature === "workflows_api" || body.required_feature === "anya" ? body.required_feature : undefined;
+    this.requiredFeature = (FEATURES as readonly unknown[]).includes(body.required_feature) ? (body.required_feature as Feature) : undefined;
     const details = body.details as { reason?: unknown } | undefined;
     this.reason = details && typeof details.reason === "string" ? details.reason : undefined;
     // Only entries of a fault's shape: whoever reads them (wfkit's remote check) may trust their fields.
     this.faults = Array.isArray(body.faults) ? (body.faults.filter((entry) => faultShape(entry) === undefined) as Fault[]) : undefined;
-    this.retryable = this.kind === "usage_unavailable";
+    this.retryable = workflowsErrorRow(status, body.error)?.retryable ?? false;
     this.foreign = FOREIGN_BODIES.has(body);
   }
 }

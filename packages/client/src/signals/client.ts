@@ -20,6 +20,7 @@
  * own header, and only to the base URL's origin (a redirect elsewhere is refused, not followed).
  */
 import { EDITOR_FIELDS, validateAlertBody, validateViewBody, type BodyValidationResult } from "@wfkit/core";
+import { fillPath, SIGNALS_ROUTES, splitRoute, type Auth } from "@wfkit/api";
 import { SIGNALS_SHAPES, type SignalsRoute } from "../answer-shapes.js";
 import { WorkflowsAbortError } from "../errors.js";
 import { alertTokenAuth, bearerAuth, HttpTransport, type AuthStrategy, type Dialect, type FetchLike, type Opened, type RetryNotice } from "../http.js";
@@ -161,21 +162,19 @@ export interface HistoryQuery {
   to?: string;
 }
 
-type Auth = "jwt" | "alert-token";
-type Method = "GET" | "POST" | "DELETE";
+/** Which credential a route takes, from the contract's `auth`: the JWT (data and AI) or the alert token (alerts and views). */
+type Credential = "jwt" | "alert-token";
+const credentialOf = (auth: Auth): Credential => (auth === "alert_token" ? "alert-token" : "jwt");
 
 interface Call {
-  method: Method;
-  /** The route as the answer-shape table names it. */
+  /** The route, as the contract's route table names it. */
   route: SignalsRoute;
-  path: string;
+  /** The values of its path's `{parameters}`. */
+  params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
-  auth: Auth;
   signal?: AbortSignal | undefined;
 }
-
-const segment = (id: string) => encodeURIComponent(id);
 
 /** The paths of the GET routes without parameters in their path. */
 type GetPath<R> = R extends `GET ${infer P}` ? (P extends `${string}{${string}` ? never : P) : never;
@@ -255,7 +254,7 @@ export class SignalsClient {
     const label = "GET /api/sectors/{sectorId}/import-pressure";
     const id = need(checkIdentifier(sectorId, "sectorId", "grocery"), label);
     const geography = need(checkGeography(query.geography ?? IMPORT_PRESSURE_GEOGRAPHY, IMPORT_PRESSURE_GEOGRAPHY), label);
-    return this.call({ method: "GET", route: "GET /api/sectors/{sectorId}/import-pressure", path: `/api/sectors/${segment(id)}/import-pressure`, query: { geography }, auth: "jwt", signal: options.signal });
+    return this.call({ route: "GET /api/sectors/{sectorId}/import-pressure", params: { sectorId: id }, query: { geography }, signal: options.signal });
   }
 
   /** US retail sales from the census; the service serves the US only. */
@@ -283,29 +282,29 @@ export class SignalsClient {
   async createAlert(body: AlertBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<Alert> {
     const request = "POST /api/alerts";
     const checked = need(checkBody(validateAlertBody(body), "alert"), request);
-    return this.call({ method: "POST", route: "POST /api/alerts", path: "/api/alerts", body: checked, auth: "alert-token", signal: options.signal });
+    return this.call({ route: "POST /api/alerts", body: checked, signal: options.signal });
   }
 
   /** `GET /api/alerts` exists, but its query and answer are not shown: the answer's JSON as sent. */
   async alerts(options: SignalsCallOptions = {}): Promise<unknown> {
-    return this.call({ method: "GET", route: "GET /api/alerts", path: "/api/alerts", auth: "alert-token", signal: options.signal });
+    return this.call({ route: "GET /api/alerts", signal: options.signal });
   }
 
   async views(options: SignalsCallOptions = {}): Promise<SavedView[]> {
-    return this.call({ method: "GET", route: "GET /api/views", path: "/api/views", auth: "alert-token", signal: options.signal });
+    return this.call({ route: "GET /api/views", signal: options.signal });
   }
 
   /** Creates a saved view, its body judged by @wfkit/core's view rules first (as `createAlert`). */
   async createView(body: ViewBody | Record<string, unknown>, options: SignalsCallOptions = {}): Promise<SavedView> {
     const request = "POST /api/views";
     const checked = need(checkBody(validateViewBody(body), "saved view"), request);
-    return this.call({ method: "POST", route: "POST /api/views", path: "/api/views", body: checked, auth: "alert-token", signal: options.signal });
+    return this.call({ route: "POST /api/views", body: checked, signal: options.signal });
   }
 
   /** Deletes a saved view (the service answers 204). */
   async deleteView(id: string, options: SignalsCallOptions = {}): Promise<void> {
     const viewId = need(checkIdentifier(id, "id", "view_123"), "DELETE /api/views/{id}");
-    await this.call({ method: "DELETE", route: "DELETE /api/views/{id}", path: `/api/views/${segment(viewId)}`, auth: "alert-token", signal: options.signal });
+    await this.call({ route: "DELETE /api/views/{id}", params: { id: viewId }, signal: options.signal });
   }
 
   // ---- AI (JWT, one shared limit) --------------------------------------------------------
@@ -338,19 +337,23 @@ export class SignalsClient {
 
   /** A GET of a data endpoint (JWT). */
   private read<T>(path: ReadPath, options: SignalsCallOptions, query?: Record<string, string | number | undefined>): Promise<T> {
-    return this.call({ method: "GET", route: `GET ${path}` as SignalsRoute, path, ...(query ? { query } : {}), auth: "jwt", signal: options.signal });
+    return this.call({ route: `GET ${path}`, ...(query ? { query } : {}), signal: options.signal });
   }
 
+  /** A route of the contract: its method and path, its credential, what may be sent again and the answer's shape all come from its row. */
   private async call<T>(call: Call): Promise<T> {
-    const label = `${call.method} ${call.path}`;
-    const auth = this.authFor(call, label);
+    const spec = SIGNALS_ROUTES[call.route];
+    const { method, path: template } = splitRoute(call.route);
+    const path = fillPath(template, call.params ?? {});
+    const label = `${method} ${path}`;
+    const auth = this.authFor(credentialOf(spec.auth), label);
     const shape = SIGNALS_SHAPES[call.route];
-    // Reads only: see the file's comment.
-    const retryable = (error: unknown) => call.method === "GET" && ((error instanceof SignalsNetworkError && error.retryable) || (error instanceof SignalsApiError && error.retryable));
+    // Reads only (`resend: safe`): see the file's comment.
+    const retryable = (error: unknown) => spec.resend === "safe" && ((error instanceof SignalsNetworkError && error.retryable) || (error instanceof SignalsApiError && error.retryable));
     return this.aborting(call.signal, async () => {
       const answer = await this.http.retrying(label, call.signal, retryable, (timeoutMs) =>
         this.http.exchange<T>(
-          { method: call.method, path: this.pathOf(call), body: call.body, auth, label, signal: call.signal, timeoutMs },
+          { method, path: this.pathOf(path, call.query), body: call.body, auth, label, signal: call.signal, timeoutMs },
           shape,
           call.route,
           (status, json, headers) => this.refusalOf(status, json, label, headers),
@@ -369,9 +372,9 @@ export class SignalsClient {
   }
 
   /** Sends an AI request through the limiter until it is answered with anything but a 429, or the budget ends. */
-  private async ai(path: string, payload: AiRequestBody, options: AiCallOptions): Promise<Omit<AiStream, "response"> & { opened: Opened }> {
-    const label = `POST ${path}`;
-    const auth = this.authFor({ auth: "jwt" }, label);
+  private async ai(path: "/api/investigate" | "/api/investigate/stream" | "/api/analyze", payload: AiRequestBody, options: AiCallOptions): Promise<Omit<AiStream, "response"> & { opened: Opened }> {
+    const label = `POST ${path}` as const;
+    const auth = this.authFor(credentialOf(SIGNALS_ROUTES[label].auth), label);
     const budget = { ...this.aiBudget, ...options.budget };
     const deadline = this.timing.now() + budget.budgetMs;
     const windowMs = this.limiter.limit ? this.limiter.limit.windowMs : AI_LIMIT.windowMs;
@@ -434,26 +437,26 @@ export class SignalsClient {
   }
 
   /** The credential an endpoint takes, or a refusal to send when the client was given none. */
-  private authFor(call: Pick<Call, "auth">, label: string): AuthStrategy {
-    const credential = call.auth === "jwt" ? this.options.jwt : this.options.alertToken;
+  private authFor(kind: Credential, label: string): AuthStrategy {
+    const credential = kind === "jwt" ? this.options.jwt : this.options.alertToken;
     if (!credential) {
-      const what = call.auth === "jwt" ? "a JWT (`jwt`, sent as `Authorization: Bearer`)" : "an alert token (`alertToken`, sent as `X-Alert-Token`)";
+      const what = kind === "jwt" ? "a JWT (`jwt`, sent as `Authorization: Bearer`)" : "an alert token (`alertToken`, sent as `X-Alert-Token`)";
       const problem: SignalsRequestProblem = {
         code: SIGNALS_REQUEST_CODES.credentialMissing,
-        parameter: call.auth === "jwt" ? "jwt" : "alertToken",
+        parameter: kind === "jwt" ? "jwt" : "alertToken",
         message: `${label} needs ${what}, and the client was given none. Pass it in the client's options.`,
       };
       throw new SignalsRequestError(problem, label);
     }
-    return call.auth === "jwt" ? bearerAuth(credential) : alertTokenAuth(credential);
+    return kind === "jwt" ? bearerAuth(credential) : alertTokenAuth(credential);
   }
 
   /** The path with its query. */
-  private pathOf(call: Call): string {
+  private pathOf(path: string, query: Call["query"]): string {
     const params = new URLSearchParams();
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) params.set(name, String(value));
+    for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(name, String(value));
     const search = params.toString();
-    return `${call.path}${search ? `?${search}` : ""}`;
+    return `${path}${search ? `?${search}` : ""}`;
   }
 
   /** A refusal read from an opened exchange (its body within the transport's limits). */

@@ -16,6 +16,7 @@
  *
  * Messages never carry a credential: the client redacts both before building one.
  */
+import { signalsKindOf as contractSignalsKindOf, signalsRetryable, type SignalsErrorKind } from "@wfkit/api";
 import type { Fault } from "@wfkit/core";
 import { BadAnswerError, CallAbortedError, clipMessage, NoAnswerError } from "../errors.js";
 import type { RateLimitInfo } from "./rate-limit.js";
@@ -71,19 +72,11 @@ export class SignalsRequestError extends Error {
 
 /**
  * Which kind of refusal an answer is, from its status alone (the reference shows no error
- * body or code but the 429's): wfkit's reading, listed in docs/signals.md.
+ * body or code but the 429's): wfkit's reading, @wfkit/api's `SIGNALS_STATUS_KINDS`, listed in
+ * docs/signals.md.
  */
-export type SignalsApiErrorKind = "bad_request" | "unauthenticated" | "forbidden" | "not_found" | "rate_limited" | "unavailable" | "other";
-
-export function signalsKindOf(status: number): SignalsApiErrorKind {
-  if (status === 400 || status === 422) return "bad_request";
-  if (status === 401) return "unauthenticated";
-  if (status === 403) return "forbidden";
-  if (status === 404) return "not_found";
-  if (status === 429) return "rate_limited";
-  if (status === 502 || status === 503 || status === 504) return "unavailable";
-  return "other";
-}
+export type SignalsApiErrorKind = SignalsErrorKind;
+export const signalsKindOf: (status: number) => SignalsApiErrorKind = contractSignalsKindOf;
 
 /** The service answered with a refusal. */
 export class SignalsApiError extends Error {
@@ -102,7 +95,7 @@ export class SignalsApiError extends Error {
   ) {
     super(messageOf(status, body));
     this.kind = signalsKindOf(status);
-    this.retryable = this.kind === "unavailable";
+    this.retryable = signalsRetryable(status);
   }
 }
 

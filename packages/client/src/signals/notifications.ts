@@ -8,7 +8,7 @@
  * `Authorization: Bearer`, only to the configured origin, never in a message; a lost answer or
  * a 502/503/504 is asked again (it is a read).
  */
-import { arrayOf, bool, num, object, str, type Guard } from "../answer-shapes.js";
+import { ADMIN_BASE_PATH, ADMIN_ROUTES } from "@wfkit/api";
 import { bearerAuth, HttpTransport, type FetchLike } from "../http.js";
 import { DEFAULT_RETRY, realTiming, type RetryPolicy, type Timing } from "../retry.js";
 import type { AlertNotificationsResponse } from "./api-types.js";
@@ -27,13 +27,10 @@ export interface NotificationsOptions {
   debug?: (line: string) => void;
 }
 
-const NOTIFICATIONS_PATH = "/__admin/notifications";
-
-const notification: Guard = object(
-  { id: str, alertId: str, alertName: str, type: str, condition: str, geography: str, email: str, channels: arrayOf(str), detail: str, period: str, periodStart: str, periodEnd: str, consecutivePeriods: num, notifiedAt: str, sent: bool },
-  { threshold: num, whatsappNumber: str, signalIds: arrayOf(str) },
-);
-const NOTIFICATIONS_SHAPE: Guard = object({ notifications: arrayOf(notification), count: num });
+const ROUTE = "GET /notifications";
+const NOTIFICATIONS_PATH = `${ADMIN_BASE_PATH}/notifications`;
+/** Its shape, from the contract's admin routes. */
+const NOTIFICATIONS_SHAPE = ADMIN_ROUTES[ROUTE].answer;
 
 /** Every notification the local service recorded, oldest first. */
 export async function listNotifications(options: NotificationsOptions): Promise<AlertNotificationsResponse> {

@@ -1,20 +1,17 @@
 /**
- * The query and path parameters the reference constrains, checked before a request is sent:
- * each check returns the value to send or a problem with its stable code and a message that
- * says what is wrong, why, and what to do. The defaults the client applies live here too.
+ * The query and path parameters the reference constrains, checked before a request is sent by
+ * @wfkit/api's parameter rules (`SIGNALS_PARAMS`: the enumeration, the bounds, the default),
+ * the rules the service refuses by: each check returns the value to send or a problem with its
+ * stable code and a message that says what is wrong, why, and what to do.
  */
-import { GEOGRAPHIES } from "@wfkit/core";
-import type { Geography, SignalSeverity } from "./api-types.js";
+import { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM, isCalendarDate, integerAllowed, SIGNALS_PARAMS, SIGNAL_SEVERITIES, type Geography, type SignalSeverity } from "@wfkit/api";
 import { SIGNALS_REQUEST_CODES as CODES, type SignalsRequestProblem } from "./errors.js";
 
 /** The client sends `geography` explicitly, `US` when the caller gives none (the reference's default). */
-export const DEFAULT_GEOGRAPHY: Geography = "US";
-/** `/api/history`'s default `from`; its default `to` is the current date. */
-export const HISTORY_DEFAULT_FROM = "2020-01-01";
-export const SIGNAL_SEVERITIES: readonly SignalSeverity[] = ["high", "medium", "low"];
-/** Import pressure exists only for the UK; census retail data only for the US. */
-export const IMPORT_PRESSURE_GEOGRAPHY: Geography = "UK";
-export const CENSUS_GEOGRAPHY: Geography = "US";
+export { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM, isCalendarDate, SIGNAL_SEVERITIES };
+/** Import pressure exists only for the UK; census retail data only for the US: the one value each endpoint takes. */
+export const IMPORT_PRESSURE_GEOGRAPHY: Geography = SIGNALS_PARAMS.importPressureGeography.enumeration[0];
+export const CENSUS_GEOGRAPHY: Geography = SIGNALS_PARAMS.censusGeography.enumeration[0];
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; problem: SignalsRequestProblem };
 
@@ -24,14 +21,14 @@ const quote = (value: unknown) => (typeof value === "string" ? `"${value.length 
 
 /** `US` or `UK`; `only` narrows it for an endpoint that serves one geography. */
 export function checkGeography(value: unknown, only?: Geography): Checked<Geography> {
-  const known = GEOGRAPHIES as readonly string[];
+  const known = SIGNALS_PARAMS.geography.enumeration as readonly string[];
   if (typeof value !== "string" || !known.includes(value)) {
     const upper = typeof value === "string" ? value.trim().toUpperCase() : "";
     const suggestion = known.includes(upper) ? upper : upper === "GB" ? "UK" : undefined;
     return fail({
       code: CODES.geographyInvalid,
       parameter: "geography",
-      message: `\`geography\` is ${quote(value)}, but the Consumer Signals API covers only "US" and "UK" (upper case)${suggestion ? `; did you mean "${suggestion}"?` : "."} Pass one of them.`,
+      message: `\`geography\` is ${quote(value)}, but the Consumer Signals API covers only ${known.map((g) => `"${g}"`).join(" and ")} (upper case)${suggestion ? `; did you mean "${suggestion}"?` : "."} Pass one of them.`,
       ...(suggestion ? { suggestion } : {}),
     });
   }
@@ -57,13 +54,17 @@ export function checkSeverity(value: unknown): Checked<SignalSeverity> {
   });
 }
 
-/** How many recent periods to include: a whole number of 1 or more. */
+/**
+ * How many recent periods to include: a whole number of 1 or more, the reference's reading (it
+ * gives no maximum, so the local service's own bound is not enforced here).
+ */
 export function checkPeriods(value: unknown): Checked<number> {
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 1) return ok(value);
+  const rule = SIGNALS_PARAMS.periods;
+  if (typeof value === "number" && integerAllowed(rule, value)) return ok(value);
   return fail({
     code: CODES.periodsInvalid,
     parameter: "periods",
-    message: `\`periods\` is ${quote(value)}, but it counts recent periods to include, so it must be a whole number of 1 or more. Pass, for example, 1 (the default) or 4.`,
+    message: `\`periods\` is ${quote(value)}, but it counts recent periods to include, so it must be a whole number of ${rule.minimum} or more. Pass, for example, ${rule.default} (the default) or 4.`,
   });
 }
 
@@ -100,14 +101,6 @@ export function checkDate(value: unknown, parameter: string): Checked<string> {
       ? `\`${parameter}\` is ${quote(value)}, which is not a date on the calendar. Pass a real date as YYYY-MM-DD.`
       : `\`${parameter}\` is ${quote(value)}, but the service reads dates as YYYY-MM-DD. Pass it in that form, for example "2024-03-01".`,
   });
-}
-
-export function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /**
