@@ -13,11 +13,13 @@ import {
   catalogueSpec,
   checkSpec,
   compileSpec,
+  completionSpec,
   decompileSpec,
   deploySpec,
   estimateSpec,
   fmtSpec,
   graphSpec,
+  initSpec,
   lspSpec,
   pinSpec,
   playgroundSpec,
@@ -43,6 +45,7 @@ interface Command {
 }
 
 export const COMMANDS: readonly Command[] = [
+  { spec: initSpec, load: async () => (await import("./commands/init.js")).runInit },
   { spec: checkSpec, load: async () => (await import("./commands/check.js")).runCheck },
   { spec: fmtSpec, load: async () => (await import("./commands/fmt.js")).runFmt },
   { spec: compileSpec, load: async () => (await import("./commands/compile.js")).runCompile },
@@ -62,6 +65,7 @@ export const COMMANDS: readonly Command[] = [
   { spec: signalsSpec, load: async () => (await import("./commands/signals.js")).runSignals },
   { spec: alertsSpec, load: async () => (await import("./commands/alerts.js")).runAlerts },
   { spec: viewsSpec, load: async () => (await import("./commands/views.js")).runViews },
+  { spec: completionSpec, load: async () => (await import("./commands/completion.js")).runCompletion },
 ];
 
 export const EXIT = { ok: 0, faults: 1, failure: 2 } as const;

@@ -1,4 +1,7 @@
 /**
+ * `wfkit alerts list`: the caller's alerts (with the alert token). The reference shows that
+ * `GET /api/alerts` exists but not its answer, so the answer is read leniently: a list of
+ * alert records (or an object holding one under `alerts`), each field shown only if there.
  * `wfkit alerts create FILE`: check the alert body as `wfkit check` would, then create the alert.
  * `wfkit alerts notifications`: what a local `wfkit serve`'s alerts triggered, which it records
  * instead of sending (its admin surface, with the admin token).
@@ -12,10 +15,10 @@ import type { Io } from "../io.js";
 import { printable } from "../printable.js";
 import { columnWidths, printJson, retryBudgetMs, serviceUrlOf, timeoutMsOf } from "../remote.js";
 import { createFromBodyFile } from "../signals-body.js";
-import { signalsFormat } from "../signals-remote.js";
+import { connectSignals, reportingSignalsRefusals, signalsFormat } from "../signals-remote.js";
 import { alertsSpec } from "./specs.js";
 
-const USAGE = "say what to do: `alerts create FILE` or `alerts notifications`";
+const USAGE = "say what to do: `alerts list`, `alerts create FILE` or `alerts notifications`";
 
 export async function runAlerts(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(alertsSpec, argv);
@@ -24,6 +27,11 @@ export async function runAlerts(argv: readonly string[], io: Io): Promise<number
     if (files.length) throw new UsageError(`\`alerts notifications\` takes no arguments (got ${files.join(" ")})`, "alerts");
     if (stringFlag(args, "config") !== undefined) throw new UsageError("--config applies to `alerts create` only", "alerts");
     return notifications(args, io);
+  }
+  if (action === "list") {
+    if (files.length) throw new UsageError(`\`alerts list\` takes no arguments (got ${files.join(" ")})`, "alerts");
+    if (stringFlag(args, "config") !== undefined) throw new UsageError("--config applies to `alerts create` only", "alerts");
+    return list(args, io);
   }
   if (action !== "create") throw new UsageError(USAGE, "alerts");
   return createFromBodyFile(
@@ -107,4 +115,34 @@ function renderNotifications(list: readonly AlertNotification[]): string {
   const widths = columnWidths(rows, 4);
   const lines = rows.map((row, i) => `${row.map((cell, column) => (column < 4 ? cell.padEnd(widths[column]!) : cell)).join("  ")}\n    ${printable(list[i]!.detail)}`);
   return `${lines.join("\n")}\n${list.length} notification(s), recorded, not sent\n`;
+}
+
+async function list(args: ParsedArgs, io: Io): Promise<number> {
+  const remote = connectSignals(args, io, "alerts", "alert-token");
+  return reportingSignalsRefusals(io, remote, "alerts", async () => {
+    const answer = await remote.client.alerts();
+    const alerts = Array.isArray(answer) ? answer : isRecord(answer) && Array.isArray(answer.alerts) ? answer.alerts : undefined;
+    if (remote.format === "json") printJson(io, { alerts: alerts ?? answer });
+    else if (!alerts) io.stderr.write("wfkit: the service's answer to GET /api/alerts is not a list of alerts; `wfkit alerts list --json` shows it as it came\n");
+    else io.stdout.write(renderAlerts(alerts));
+    return alerts || remote.format === "json" ? 0 : 2;
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One line per alert: id, active or not, what it watches, its name, who it notifies. Fields the answer lacks are left out. */
+function renderAlerts(alerts: readonly unknown[]): string {
+  if (!alerts.length) return "no alerts (`wfkit alerts create FILE.alert.json` makes one)\n";
+  const text = (value: unknown) => (value === undefined || value === null ? "" : printable(typeof value === "string" ? value : JSON.stringify(value)));
+  const rows = alerts.map((alert) => {
+    const record = isRecord(alert) ? alert : {};
+    const watches = [record.type, record.condition, record.threshold, record.geography].filter((part) => part !== undefined && part !== null).map(text).join(" ");
+    const addresses = [record.email, record.whatsapp_number].filter((part) => typeof part === "string").map(text).join(", ");
+    return [text(record.id), record.active === false ? "inactive" : record.active === true ? "active" : "", watches, text(record.name), addresses];
+  });
+  const widths = columnWidths(rows, 4);
+  return rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd()).join("\n") + `\n${alerts.length} alert(s)\n`;
 }

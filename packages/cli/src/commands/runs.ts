@@ -71,7 +71,7 @@ async function findWorkflow(client: WorkflowsClient, runId: string): Promise<str
   return found.workflowId;
 }
 
-async function list({ client, format }: Remote, io: Io, filter: RunFilter, workflowId: string | undefined): Promise<number> {
+async function list({ client, format, baseUrl }: Remote, io: Io, filter: RunFilter, workflowId: string | undefined): Promise<number> {
   let runs: RunSummary[];
   if (workflowId === undefined) runs = (await client.runs(filter)).runs;
   else {
@@ -81,7 +81,9 @@ async function list({ client, format }: Remote, io: Io, filter: RunFilter, workf
   if (format === "json") printJson(io, { runs });
   else if (!runs.length) io.stdout.write(`no ${filter === "all" ? "" : `${filter} `}runs\n`);
   else {
-    const rows = runs.map((run) => [printable(run.runId), printable(run.workflowId), printable(run.state), printable(run.createdAt), run.question == null ? "" : printable(run.question)]);
+    // A workflow this project deployed is shown by its name (.wfkit/state.json), any other by its id.
+    const names = new StateFile(projectRoot(io), baseUrl).namesOrNone();
+    const rows = runs.map((run) => [printable(run.runId), printable(names.get(run.workflowId) ?? run.workflowId), printable(run.state), printable(run.createdAt), run.question == null ? "" : printable(run.question)]);
     const widths = columnWidths(rows, 4);
     io.stdout.write(rows.map((row) => row.map((cell, i) => (i < 4 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd()).join("\n") + "\n");
   }

@@ -43,7 +43,7 @@ export const checkSpec: CommandSpec = {
   ].join("\n"),
   flags: {
     fix: { type: "boolean", description: "Rewrite .wf files in place with the safe fixes (one-candidate did-you-means, then the layout), and report what remains." },
-    "fix-type": { type: "string", value: "TYPES", description: "With or without --fix: apply only these kinds of fix, comma-separated: problem, layout (default: both)." },
+    "fix-type": { type: "string", value: "TYPES", description: "problem or layout (comma-separated; default: both): apply only these kinds of fix, with or without --fix." },
     remote: { type: "boolean", description: "Also ask the service's validate-definition and report every difference from wfkit's verdict." },
     "base-url": REMOTE_FLAGS["base-url"]!,
     "token-file": REMOTE_FLAGS["token-file"]!,
@@ -282,21 +282,26 @@ export const deploySpec: CommandSpec = {
     "FILE is checked first, exactly as `wfkit check` would; errors stop the deploy. The workflow",
     "is --workflow (a name or an id), else the .wf file's `workflow` name, else the file's name.",
     "A name is looked up in .wfkit/state.json, and created on the service when it is not there",
-    "yet; its id is then saved there. A new version is saved every time; it is published only",
-    "with --publish. --dry-run prints the plan and the service's estimate and changes nothing.",
+    "yet; its id is then saved there. A new version is saved only when FILE differs from what this",
+    "project last deployed to the workflow (kept in .wfkit/state.json): an unchanged file says",
+    "\"No changes\" and saves nothing, unless --force. It is published only with --publish.",
+    "--dry-run prints the plan and changes nothing: the nodes and edges added (+), removed (-) and",
+    "changed (~, each field before → after) since that deploy, and the service's estimate before",
+    "and after, as `terraform plan` does.",
     "",
     REMOTE_DETAILS,
   ].join("\n"),
   flags: {
     workflow: { type: "string", short: "w", value: "NAME|ID", description: "The workflow to deploy to (default: the source's workflow name)." },
     publish: { type: "boolean", description: "Publish the saved version, so that runs use it." },
-    "dry-run": { type: "boolean", description: "Print the plan and the estimate; change nothing." },
+    "dry-run": { type: "boolean", description: "Print the plan (what changed since this project's last deploy) and the estimate; change nothing." },
+    force: { type: "boolean", description: "Save a new version even when FILE has not changed since this project last deployed it." },
     catalogue: { type: "string", value: "FILE", description: "Part catalogue for the local check." },
     config: { type: "string", short: "c", value: "FILE", description: "Use this wfkit.config.json instead of searching for one." },
     ...REMOTE_FLAGS,
   },
   examples: [
-    { comment: "See what would happen", command: "wfkit deploy flows/brief.wf --dry-run" },
+    { comment: "See what changed since the last deploy, and what would happen", command: "wfkit deploy flows/brief.wf --dry-run" },
     { comment: "Save and publish", command: "wfkit deploy flows/brief.wf --publish" },
   ],
 };
@@ -486,9 +491,12 @@ export const signalsSpec: CommandSpec = {
 
 export const alertsSpec: CommandSpec = {
   name: "alerts",
-  summary: "Create a Consumer Signals alert from a checked *.alert.json body, or list what a local wfkit serve's alerts triggered.",
-  usage: "create FILE | notifications",
+  summary: "List your Consumer Signals alerts, create one from a checked *.alert.json body, or list what a local wfkit serve's alerts triggered.",
+  usage: "list | create FILE | notifications",
   details: [
+    "`list`: your alerts, oldest first: id, whether active, type, condition and threshold, name,",
+    "the address(es) notified (with the alert token).",
+    "",
     "`create`: FILE is checked first, exactly as `wfkit check` checks it (the same rules, config",
     "and output); with errors nothing is sent and the exit status is 1. Warnings are shown and do",
     "not stop it. FILE must be an alert body as wfkit recognises one: named *.alert.json, or",
@@ -507,6 +515,7 @@ export const alertsSpec: CommandSpec = {
     ...SIGNALS_REMOTE_FLAGS,
   },
   examples: [
+    { comment: "Your alerts", command: "WFKIT_ALERT_TOKEN=... wfkit alerts list" },
     { comment: "Check and create an alert", command: "WFKIT_ALERT_TOKEN=... wfkit alerts create alerts/cpix-above-60.alert.json" },
     { comment: "What a local wfkit serve's alerts triggered", command: "WFKIT_ADMIN_TOKEN=... wfkit alerts notifications --json" },
   ],
@@ -531,5 +540,47 @@ export const viewsSpec: CommandSpec = {
     { comment: "Your saved views", command: "wfkit views list" },
     { comment: "Save one", command: "wfkit views create views/uk-energy.view.json" },
     { comment: "Remove one", command: "wfkit views delete view_123" },
+  ],
+};
+
+export const initSpec: CommandSpec = {
+  name: "init",
+  summary: "Start a project: a wfkit.config.json, a first .wf that passes check, and the next steps.",
+  usage: "[options] [DIR]",
+  details: [
+    "Writes DIR/wfkit.config.json (every setting explained in comments) and DIR/flows/NAME.wf, a",
+    "first workflow that passes `wfkit check`, then prints the next steps: the editor, pre-commit,",
+    "CI and deploying. DIR is the current directory when not given, and is created if needed.",
+    "",
+    "It never overwrites: a file that exists is left as it is and named on stderr. Each file is",
+    "written whole or not at all. Exit status: 0 when a file was written, 1 when none could be",
+    "(all there already), 2 on a usage error or a directory that cannot be made.",
+  ].join("\n"),
+  flags: {
+    name: { type: "string", value: "NAME", description: "The first workflow's name and file name (default: first)." },
+  },
+  examples: [
+    { comment: "Start here", command: "wfkit init" },
+    { comment: "In a new directory, naming the first workflow", command: "wfkit init research --name grocer-compare" },
+  ],
+};
+
+export const completionSpec: CommandSpec = {
+  name: "completion",
+  summary: "Print a shell completion script for bash, zsh or fish.",
+  usage: "bash | zsh | fish",
+  details: [
+    "Completes commands, their actions (`runs list`...), flags, the values of flags that take a",
+    "choice (`--format`) or a file, and file arguments; generated from the same table that parses",
+    "the arguments, so it is never behind the CLI it came with.",
+    "",
+    "bash:  source <(wfkit completion bash)          (in ~/.bashrc; bash 4 or later)",
+    "zsh:   source <(wfkit completion zsh)           (in ~/.zshrc, after compinit)",
+    "fish:  wfkit completion fish > ~/.config/fish/completions/wfkit.fish",
+  ].join("\n"),
+  flags: {},
+  examples: [
+    { comment: "bash, for this shell", command: "source <(wfkit completion bash)" },
+    { comment: "fish, for every shell", command: "wfkit completion fish > ~/.config/fish/completions/wfkit.fish" },
   ],
 };
