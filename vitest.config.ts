@@ -31,9 +31,11 @@ export default defineConfig({
     setupFiles: ["test/fuzz/setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    projects: (["unit", "built", "browser", "slow"] as const).map((name) => ({
+    // Groups run one after another: the browsers (Chromium, the real VS Code) last and alone,
+    // so a machine busy with the other tiers does not starve their timed waits.
+    projects: ([["unit", 0], ["built", 0], ["slow", 1], ["browser", 2]] as const).map(([name, groupOrder]) => ({
       extends: true as const,
-      test: { name, include: byTier[name] },
+      test: { name, include: byTier[name], sequence: { groupOrder } },
     })),
   },
 });
