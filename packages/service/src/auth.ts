@@ -6,12 +6,21 @@
  * entry is older than the TTL. Expiry and the IP allowlist are checked on every request
  * (they are facts of the cached key, not of the database). Unknown credentials are never
  * cached, so a key made a moment ago works at once.
+ *
+ * At its end, the middleware each route of the service is registered behind (`authenticate`),
+ * chosen by the credential the route's row in @wfkit/api's contract names.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { BlockList, isIP } from "node:net";
+import type { Auth } from "@wfkit/api";
+import type { Context, MiddlewareHandler } from "hono";
+import type { ServiceEnv } from "./api-app.js";
 import type { Clock } from "./clock.js";
 import { errors } from "./errors.js";
-import { API_KEY_PREFIX, LIMITS, OAUTH_TOKEN_PREFIX } from "./policy.js";
+import { API_KEY_PREFIX, LIMITS, OAUTH_TOKEN_PREFIX, planHas, RESEARCH_PRODUCT, scopesGrant, WORKFLOWS_REGIONS, type Scope } from "./policy.js";
+import { clientIp } from "./request.js";
+import type { WorkflowsService } from "./service.js";
+import { signalsErrors } from "./signals/errors.js";
 import type { Store } from "./store.js";
 
 /** Why a credential is not accepted: a sentence without its full stop, for a 401's message. */
@@ -187,4 +196,81 @@ export function validIpAllowlistEntry(entry: string): boolean {
   if (!family || extra !== undefined) return false;
   if (bits === undefined) return true;
   return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+// ---- the middleware in front of each route, by the credential its row in the contract names ----
+
+/**
+ * Who is calling a Workflows API route and whether they may: credential, product, plan,
+ * region, scope, then an outstanding acceptance. The order is the order a client can fix them in.
+ */
+export function authorize(c: Context, service: WorkflowsService, scope: Scope): Caller {
+  const caller = service.auth.authenticate(c.req.header("Authorization"), clientIp(c));
+  if (caller.products && !caller.products.includes(RESEARCH_PRODUCT)) throw errors.productNotAllowed();
+  const user = service.user(caller.userId);
+  const account = user && service.account(user.accountId);
+  if (!account) throw errors.unauthenticated("The credential's user no longer exists");
+  if (!planHas(account.plan, "workflows")) throw errors.planRequired("workflows", account.plan);
+  // Sessions are the browser application; keys and OAuth tokens are programmatic access.
+  if (caller.kind !== "session" && !planHas(account.plan, "workflows_api")) throw errors.planRequired("workflows_api", account.plan);
+  if (!WORKFLOWS_REGIONS.includes(account.region)) throw errors.workflowsUnavailable(account.region);
+  if (caller.scopes && !scopesGrant(caller.scopes, scope)) throw errors.insufficientScope(scope);
+  if (account.acceptanceOutstanding) throw errors.gateRequired();
+  return caller;
+}
+
+function isLoopback(ip: string): boolean {
+  return ip === "" || ip === "::1" || /^(::ffff:)?127\./.test(ip);
+}
+
+/** The admin surface answers loopback callers (and in-process ones, which have no socket) with the admin token only. */
+function guardAdmin(c: Context, service: WorkflowsService): void {
+  if (!isLoopback(clientIp(c))) throw errors.adminForbidden("The admin surface answers loopback callers only.");
+  const given = Buffer.from(/^Bearer\s+(\S+)$/i.exec(c.req.header("Authorization") ?? "")?.[1] ?? "");
+  const expected = Buffer.from(service.adminToken);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw errors.adminForbidden("The admin surface needs `Authorization: Bearer <admin token>` (printed by `wfkit serve` at start; API credentials do not work here).");
+}
+
+/**
+ * The middleware that lets a request through to its route, by the credential the route's row
+ * in the contract names (`Auth`): it puts the caller in `c.var`, or throws the API's refusal.
+ * An AI endpoint also takes one request from the user's share of the shared limit (a 429 when
+ * it is used up) and answers with the limit's headers.
+ */
+export function authenticate(auth: Auth): MiddlewareHandler<ServiceEnv> {
+  switch (auth) {
+    case "read:workflows":
+    case "write:workflows":
+      return async (c, next) => {
+        c.set("caller", authorize(c, c.var.service, auth));
+        await next();
+      };
+    case "jwt":
+    case "jwt+ai_limit":
+      return async (c, next) => {
+        const { signals } = c.var.service;
+        const caller = signals.jwtCaller(c.req.header("Authorization"), clientIp(c));
+        if (auth === "jwt+ai_limit") {
+          const decision = signals.limiter.take(caller.userId);
+          if (!decision.allowed) {
+            const { max, windowMs } = signals.limiter.limit;
+            throw signalsErrors.rateLimited(decision.retryAfterSeconds, { max, windowSeconds: windowMs / 1000 }, decision.headers);
+          }
+          for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
+        }
+        c.set("signalsCaller", caller);
+        await next();
+      };
+    case "alert_token":
+      return async (c, next) => {
+        c.set("signalsCaller", c.var.service.signals.alertTokenCaller(c.req.header("X-Alert-Token")));
+        await next();
+      };
+    case "admin":
+      return async (c, next) => {
+        guardAdmin(c, c.var.service);
+        await next();
+      };
+  }
 }

@@ -1,9 +1,12 @@
 /**
- * The service's fixed tables: plans and their features, scopes, regions, run states, limits.
- * Where the reference does not give a name or a value, the choice is made here, once, and
- * listed in docs/service.md.
+ * The service's fixed tables: plans and their features, regions, limits. Where the reference
+ * does not give a name or a value, the choice is made here, once, and listed in
+ * docs/service.md. The API's enumerations (scopes, features, run states and filters) are
+ * @wfkit/api's, re-exported here for the service's modules.
  */
-import type { Feature } from "./errors.js";
+import { RUN_FILTERS, RUN_STATES, SCOPES, scopesGrant, type Feature, type RunFilter, type RunState, type Scope } from "@wfkit/api";
+
+export { RUN_FILTERS, RUN_STATES, SCOPES, scopesGrant, type RunFilter, type RunState, type Scope };
 
 /** The browser-only tier, the two higher tiers with API access, and a plan without Workflows. */
 export const PLANS = {
@@ -37,31 +40,10 @@ export function accountHas(account: { plan: string; entitlements: readonly strin
 /** Where the assistant surface lives (the reference's `/anya`, under the base address). */
 export const ANYA_PATH = "/anya";
 
-export const SCOPES = ["read:workflows", "write:workflows"] as const;
-export type Scope = (typeof SCOPES)[number];
-
-/** `write:workflows` implies `read:workflows`. */
-export function scopesGrant(held: readonly string[], needed: Scope): boolean {
-  return held.includes(needed) || (needed === "read:workflows" && held.includes("write:workflows"));
-}
-
 export const RESEARCH_PRODUCT = "product_research";
 
 /** Regions where Workflows is offered; an account elsewhere gets `503 workflows_unavailable`. */
 export const WORKFLOWS_REGIONS: readonly string[] = ["eu", "uk", "us"];
-
-/** Run states. "open" and "terminal" are the filter values of the run listing. */
-export const RUN_STATES = {
-  queued: "open",
-  running: "open",
-  held: "open",
-  succeeded: "terminal",
-  failed: "terminal",
-  cancelled: "terminal",
-} as const;
-export type RunState = keyof typeof RUN_STATES;
-export const RUN_FILTERS = ["all", "open", "terminal"] as const;
-export type RunFilter = (typeof RUN_FILTERS)[number];
 
 export function statesIn(filter: RunFilter): RunState[] {
   return (Object.keys(RUN_STATES) as RunState[]).filter((state) => filter === "all" || RUN_STATES[state] === filter);

@@ -1,8 +1,30 @@
-/** Reading a request: its peer address and its JSON body, with every bad body a clear 4xx. */
+/**
+ * Reading a request: its peer address and its JSON body, with every bad body a clear 4xx. A
+ * route's body is read by the rule its row in @wfkit/api's contract gives (`routeObject`,
+ * `routeJson`): which members it takes, and whether none at all reads as `{}`.
+ */
 import type { Context } from "hono";
 import { firstBracketBeyond, MAX_JSON_DEPTH } from "@wfkit/core";
+import type { ServiceContext } from "./api-app.js";
 import { errors } from "./errors.js";
 import { LIMITS } from "./policy.js";
+
+/** A context whose route's row the app has put in `c.var` (`api-app.ts`). */
+type RouteContext = ServiceContext;
+
+/** The body of a route whose rule is an object: its members only (`any`: whatever the checker judges), `{}` for none when the rule allows it. */
+export async function routeObject(c: RouteContext): Promise<Record<string, unknown>> {
+  const rule = c.var.route.body;
+  if (rule.read !== "object") throw new Error(`this route's body is ${rule.read}, not an object (see its row in @wfkit/api's route table)`);
+  return readObject(c, rule.members === "any" ? null : rule.members, rule.optional === true);
+}
+
+/** The body of a route whose rule is any JSON value (the route judges it), `{}` for none when the rule allows it. */
+export async function routeJson(c: RouteContext): Promise<unknown> {
+  const rule = c.var.route.body;
+  if (rule.read !== "json") throw new Error(`this route's body is ${rule.read}, not any JSON value (see its row in @wfkit/api's route table)`);
+  return readJson(c, rule.optional ? {} : undefined);
+}
 
 /** The peer address the request came from ("" when called in-process, with no socket). */
 export function clientIp(c: Context): string {

@@ -1,7 +1,9 @@
 /**
  * The Consumer Signals side's fixed choices. The reference leaves these open ("not shown");
- * each is made here, once, and listed in docs/signals.md ("The local service").
+ * each is made here, once, and listed in docs/signals.md ("The local service"). The API's own
+ * rules (parameters, their defaults and bounds) are @wfkit/api's `SIGNALS_PARAMS`.
  */
+import { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM, SIGNALS_PARAMS } from "@wfkit/api";
 import type { PlanName } from "../policy.js";
 
 /** Where the Consumer Signals API is served: `{signals_base_url}` is the service's base URL plus this. */
@@ -25,13 +27,11 @@ export const ALERT_TOKEN_PREFIX = "wfat_";
 
 /** A period of `GET /api/signals?periods=N` is a week (signals are computed weekly, as the briefing is). */
 export const PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
-export const MAX_PERIODS = 52;
+/** The most `periods` the local service takes (the reference gives no maximum; the sample holds a year of weeks). */
+export const MAX_PERIODS = SIGNALS_PARAMS.periods.serviceMaximum;
 
-/** `GET /api/history`'s default `from`, from the reference. */
-export const HISTORY_DEFAULT_FROM = "2020-01-01";
-
-/** An alert created without `geography` watches the API's default geography. */
-export const DEFAULT_GEOGRAPHY = "US";
+/** `GET /api/history`'s default `from` (the reference's), and the API's default geography, which an alert created without `geography` watches. */
+export { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM };
 
 /**
  * The alert clock's longest wait between two looks at the time: a period end is at most 31

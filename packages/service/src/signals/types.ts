@@ -1,7 +1,7 @@
 /**
- * The Consumer Signals API's response shapes are `@wfkit/client`'s wire types, the one
- * statement of them (as for the Workflows API); the sample data and every handler are typed
- * by these, and a test holds every answer's fields to the reference's lists.
+ * The Consumer Signals API's response shapes are @wfkit/api's wire types, the one statement
+ * of them (as for the Workflows API); the sample data and every handler are typed by these,
+ * and a test holds every answer's fields to the reference's lists.
  */
 export type {
   Alert,
@@ -27,5 +27,5 @@ export type {
   SeriesObservation,
   Signal,
   SignalsResponse,
-} from "@wfkit/client";
+} from "@wfkit/api";
 
