@@ -5,13 +5,15 @@
  * catalogue, so it runs the same on the main thread and in a worker.
  */
 import type { Catalogue, Estimate } from "@wfkit/core";
-import { analyzeSource } from "@wfkit/dsl";
+import { analyzeSource, type AnalyzeOptions } from "@wfkit/dsl";
 import { applyProjectPolicy, type SeveritySetting } from "@wfkit/project";
 import type { Diagnostic, FileReport } from "./report.js";
 
 export interface CheckOptions {
   catalogue: Catalogue;
   severity: ReadonlyMap<string, SeveritySetting>;
+  /** JSON only: what a scan of this very text found (a directory walk's, see files.ts). */
+  scannedJson?: AnalyzeOptions["scannedJson"];
 }
 
 export interface CheckedSource {
@@ -31,7 +33,7 @@ export function checkText(displayPath: string, text: string, language: "wf" | "j
 }
 
 export function checkSource(displayPath: string, text: string, language: "wf" | "json", options: CheckOptions): CheckedSource {
-  const analysis = analyzeSource(text, language, { catalogue: options.catalogue, fileName: displayPath });
+  const analysis = analyzeSource(text, language, options.scannedJson ? { catalogue: options.catalogue, fileName: displayPath, scannedJson: options.scannedJson } : { catalogue: options.catalogue, fileName: displayPath });
   const { faults: placed, ok } = applyProjectPolicy({ text, faults: analysis.faults, ast: analysis.ast, definition: analysis.definition }, { severity: options.severity });
   // The DSL's faults also carry UTF-16 spans; the report keeps ranges only.
   const faults: Diagnostic[] = placed.map(({ span: _span, related, ...fault }) => {

@@ -1,17 +1,22 @@
 /** One file of `wfkit check`: its text (read here unless given) checked under its project's catalogue and severities. */
-import { readFile } from "./fs-lazy.js";
+import { readFileSync } from "node:fs";
 import { catalogueAt } from "./catalogue-file.js";
 import { checkText } from "./check-file.js";
 import type { SeveritySetting } from "@wfkit/project";
 import { CliError, describeFsError } from "./errors.js";
-import { languageOf } from "./files.js";
+import { languageOf, type ScannedJson } from "./files.js";
 import type { FileReport } from "./report.js";
 
 export interface CheckJob {
   displayPath: string;
   absolutePath: string;
-  /** The text, when it is not in a file (standard input). */
+  /**
+   * The text, when it is not in a file (standard input) or was read already (a `.json` file a
+   * directory walk read to decide that it is a definition): each file is read once.
+   */
   text?: string;
+  /** What the walk's scan of `text` found, when it is strict JSON (handed to @wfkit/dsl). */
+  scannedJson?: ScannedJson;
   /** The name that decides the language (the `--stdin-filename`, or the path). */
   languageName: string;
   /** Absolute path of the catalogue to use; core's sample catalogue when absent. */
@@ -22,12 +27,16 @@ export interface CheckJob {
 export async function runCheckJob(job: CheckJob, cwd: string): Promise<FileReport> {
   let text = job.text;
   if (text === undefined) {
+    // Synchronously: a job's file is a regular file (collectFiles says so), and a promise per
+    // file (an open, a stat, a read and a close through the thread pool) cost more than the
+    // reading when a directory of small files is checked.
     try {
-      text = await readFile(job.absolutePath, "utf8");
+      text = readFileSync(job.absolutePath, "utf8");
     } catch (error) {
       throw new CliError(describeFsError(error, job.displayPath));
     }
   }
   const catalogue = catalogueAt(job.cataloguePath, cwd);
-  return checkText(job.displayPath, text, languageOf(job.languageName, text), { catalogue, severity: job.severity });
+  const options = job.scannedJson ? { catalogue, severity: job.severity, scannedJson: job.scannedJson } : { catalogue, severity: job.severity };
+  return checkText(job.displayPath, text, languageOf(job.languageName, text), options);
 }

@@ -20,18 +20,34 @@
  * Results keep the order of the arguments; within a directory or glob they are sorted, so
  * output is the same on every machine. A file named twice is checked once.
  */
-import { readdir, readFile, stat } from "./fs-lazy.js";
+import { readFileSync } from "node:fs";
+import { readdir, stat } from "./fs-lazy.js";
 import path from "node:path";
 import { visit } from "jsonc-parser";
 import picomatch from "picomatch/posix.js";
 import { bodyKindOf } from "@wfkit/core";
+import type { AnalyzeOptions } from "@wfkit/dsl";
 import { CliError, describeFsError } from "./errors.js";
 
 export interface InputFile {
   absolutePath: string;
   /** Relative to the working directory, `/`-separated (what users and CI tools expect). */
   displayPath: string;
+  /**
+   * What the walk read to decide that the file counts (a `.json` file judged by its keys), so
+   * that a check reads it no second time: its text, and what the scan of strict JSON found.
+   */
+  read?: ReadAlready;
 }
+
+export interface ReadAlready {
+  text: string;
+  /** Present when the text is strict JSON (see `scanStrictJson`). */
+  scannedJson?: ScannedJson;
+}
+
+/** What @wfkit/dsl takes from a scan of a JSON text (`parseJsonSource`'s `ScannedJson`). */
+export type ScannedJson = NonNullable<AnalyzeOptions["scannedJson"]>;
 
 /** Which files a walk picks up: all definitions (check), or only `.wf` sources (fmt). */
 export type WalkKind = "definitions" | "wf-sources";
@@ -56,6 +72,14 @@ export interface Collected {
 
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
 
+/**
+ * The most text (in UTF-16 code units) a walk keeps for the check: up to this, a file whose
+ * text decided that it counts is read once; past it, the check reads it again. Reading is cheap
+ * (about 20 µs for a file of 20 KB) and keeping every text is not: 10,000 files of 20 KB held
+ * about 180 MB more at the peak, for no time saved (docs/performance.md).
+ */
+export const KEPT_TEXT_BUDGET = 64 * 2 ** 20;
+
 export function displayPathOf(absolutePath: string, cwd: string): string {
   // path.relative gives an absolute path only across Windows drives; it is shown as it is.
   const relative = path.relative(cwd, absolutePath) || ".";
@@ -63,17 +87,20 @@ export function displayPathOf(absolutePath: string, cwd: string): string {
 }
 
 export async function collectFiles(patterns: readonly string[], options: CollectOptions): Promise<Collected> {
+  const budget = { chars: KEPT_TEXT_BUDGET };
   const seen = new Set<string>();
   const files: InputFile[] = [];
   let ignored = 0;
-  const add = (absolutePath: string) => {
+  const add = (absolutePath: string, read?: ReadAlready) => {
     if (seen.has(absolutePath)) return;
     seen.add(absolutePath);
     if (options.ignores?.isIgnored(absolutePath)) {
       ignored++;
       return;
     }
-    files.push({ absolutePath, displayPath: displayPathOf(absolutePath, options.cwd) });
+    const file: InputFile = { absolutePath, displayPath: displayPathOf(absolutePath, options.cwd) };
+    if (read) file.read = read;
+    files.push(file);
   };
 
   for (const pattern of patterns) {
@@ -85,15 +112,15 @@ export async function collectFiles(patterns: readonly string[], options: Collect
     if (info?.isFile()) {
       add(absolute);
     } else if (info?.isDirectory()) {
-      const found = await walk(absolute, options, () => true);
+      const found = await walk(absolute, options, budget, () => true);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions found (looked for ${describeKind(options.kind)})`);
-      found.forEach(add);
+      for (const entry of found) add(entry.absolutePath, entry.read);
     } else if (info) {
       throw new CliError(`${pattern}: not a file or directory`);
     } else if (picomatch.scan(pattern).isGlob) {
-      const found = await matchGlob(pattern, options);
+      const found = await matchGlob(pattern, options, budget);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions match this pattern`);
-      found.forEach(add);
+      for (const entry of found) add(entry.absolutePath, entry.read);
     } else {
       throw new CliError(`${pattern}: no such file or directory`);
     }
@@ -105,7 +132,18 @@ function describeKind(kind: WalkKind): string {
   return kind === "wf-sources" ? "*.wf" : "*.wf, *.workflow.json, *.alert.json, *.view.json and .json definitions";
 }
 
-async function matchGlob(pattern: string, options: CollectOptions): Promise<string[]> {
+/** A file a walk found: its path, and what deciding read of it. */
+interface Found {
+  absolutePath: string;
+  read: ReadAlready | undefined;
+}
+
+/** What is left of the text a walk may keep (`KEPT_TEXT_BUDGET`), shared by the walks of one call. */
+interface Budget {
+  chars: number;
+}
+
+async function matchGlob(pattern: string, options: CollectOptions, budget: Budget): Promise<Found[]> {
   const normalized = pattern.split(path.sep).join("/");
   const { base } = picomatch.scan(normalized);
   const root = path.resolve(options.cwd, base || ".");
@@ -113,12 +151,12 @@ async function matchGlob(pattern: string, options: CollectOptions): Promise<stri
   // Match the path as the user would write it: relative to the working directory, unless
   // the pattern itself is absolute.
   const absolutePattern = path.isAbsolute(pattern);
-  return walk(root, options, (absolutePath) => matcher(absolutePattern ? absolutePath.split(path.sep).join("/") : displayPathOf(absolutePath, options.cwd)));
+  return walk(root, options, budget, (absolutePath) => matcher(absolutePattern ? absolutePath.split(path.sep).join("/") : displayPathOf(absolutePath, options.cwd)));
 }
 
 /** All files under `directory` that count for `kind`, sorted; ignored directories are not entered. */
-async function walk(directory: string, { kind, ignores }: CollectOptions, matches: (absolutePath: string) => boolean): Promise<string[]> {
-  const found: string[] = [];
+async function walk(directory: string, { kind, ignores }: CollectOptions, budget: Budget, matches: (absolutePath: string) => boolean): Promise<Found[]> {
+  const found: Found[] = [];
   const pending = [directory];
   while (pending.length) {
     const current = pending.pop()!;
@@ -133,32 +171,313 @@ async function walk(directory: string, { kind, ignores }: CollectOptions, matche
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name) && !ignores?.isIgnoredDirectory(absolutePath)) pending.push(absolutePath);
       } else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(absolutePath).catch(() => undefined))?.isFile())) {
-        if (matches(absolutePath) && (await counts(absolutePath, kind))) found.push(absolutePath);
+        if (!matches(absolutePath)) continue;
+        const decided = counts(absolutePath, entry.name, kind, budget);
+        if (decided) found.push({ absolutePath, read: decided === true ? undefined : decided });
       }
     }
   }
-  return found.sort(compareCodeUnits);
+  return found.sort(compareFound);
 }
 
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function compareFound(a: Found, b: Found): number {
+  return a.absolutePath < b.absolutePath ? -1 : a.absolutePath > b.absolutePath ? 1 : 0;
 }
 
-async function counts(absolutePath: string, kind: WalkKind): Promise<boolean> {
-  const name = path.basename(absolutePath);
+/**
+ * Whether a regular file found by a walk counts for `kind`: true by its name; what was read
+ * when its text decided (kept within the budget, so the file is read once); false when it does
+ * not count. Read synchronously: a walk reads only regular files, and a promise per file (an
+ * open, a stat, a read and a close, each a trip through the thread pool) cost more than the
+ * reading.
+ */
+function counts(absolutePath: string, name: string, kind: WalkKind, budget: Budget = { chars: KEPT_TEXT_BUDGET }): boolean | ReadAlready {
   if (name.endsWith(".wf")) return true;
   if (kind === "wf-sources") return false;
   if (name.endsWith(".workflow.json") || bodyKindOf(name, undefined) !== "definition") return true;
   if (!name.endsWith(".json")) return false;
-  const text = await readFile(absolutePath, "utf8").catch(() => "");
-  return looksLikeDefinition(text);
+  let text: string;
+  try {
+    text = readFileSync(absolutePath, "utf8");
+  } catch {
+    return false;
+  }
+  const scan = scanStrictJson(text);
+  if (!decide(text, scan)) return false;
+  if (text.length > budget.chars) return true;
+  budget.chars -= text.length;
+  return scan ? { text, scannedJson: { mayRepeatKeys: scan.mayRepeatKeys } } : { text };
 }
 
 /**
  * True when the top-level object of a JSON text has the keys of a definition or save body, or
  * a `$schema` naming the published alert or view schema.
+ *
+ * Strict JSON (the usual case; a leading byte order mark allowed) is read by
+ * `scanStrictJson`, one pass that checks the syntax and keeps the top-level keys without
+ * building any value. Any other text (comments, trailing commas, syntax errors, nesting deeper
+ * than `SCAN_DEPTH`) goes to jsonc-parser's lenient reader, which decides as before. A
+ * property test (packages/cli/test/json-walk.test.ts) holds the two to the same answer.
  */
 export function looksLikeDefinition(text: string): boolean {
+  return decide(text, scanStrictJson(text));
+}
+
+function decide(text: string, scan: StrictJsonScan | undefined): boolean {
+  if (scan === undefined) return looksLikeDefinitionLeniently(text);
+  if (scan.schema !== undefined && bodyKindOf(undefined, { $schema: scan.schema }) !== "definition") return true;
+  const keys = scan.topLevelKeys;
+  return keys.includes("schemaVersion") || keys.includes("scope") || (keys.includes("nodes") && keys.includes("edges"));
+}
+
+/**
+ * What one pass over strict JSON text finds without building its value: the top-level keys,
+ * and whether any object may repeat a key. A walk decides by it whether a `.json` file counts,
+ * and `check` hands it on to @wfkit/dsl's `parseJsonSource` with the text (`ScannedJson`),
+ * which then makes no walk of the parsed value.
+ */
+export interface StrictJsonScan {
+  /** The keys of the top-level object, decoded, in text order (repeats included); empty for any other value. */
+  topLevelKeys: string[];
+  /** The value of the last top-level `$schema` key whose value is a string. */
+  schema: string | undefined;
+  /**
+   * False when no object repeats a key; true when one may (a key written with an escape
+   * counts as a possible repeat); undefined when the scan did not look (an object of more
+   * than `SCAN_OBJECT_KEYS` keys).
+   */
+  mayRepeatKeys: boolean | undefined;
+}
+
+/**
+ * Deeper than this a text is not scanned (`scanStrictJson` gives undefined): the lenient
+ * reader decides it, as it decided every text before (recursing once per level, it stops
+ * where the stack ends, past a few thousand). Below @wfkit/dsl's MAX_JSON_DEPTH, as
+ * `ScannedJson` requires.
+ */
+export const SCAN_DEPTH = 512;
+/** Keys of one object compared pairwise for repeats; an object with more leaves `mayRepeatKeys` undefined. */
+const SCAN_OBJECT_KEYS = 64;
+
+// The scan's state, reused by every scan (one thread, no re-entry, nothing kept between
+// scans): per open container its kind (1 an object, 2 an array) and where its keys begin on
+// the key stack, which holds the start and end offsets of the keys of the open objects.
+let scanKinds: Uint8Array | undefined;
+let scanKeyBase: Int32Array;
+let scanKeyStart: Int32Array;
+let scanKeyEnd: Int32Array;
+let scanKeyTop = 0;
+let scanRepeats: boolean | undefined = false;
+let scanTopLevelKeys: string[] = [];
+/** Whether the value about to be read is a top-level `$schema`'s. */
+let scanSchemaNext = false;
+/** Set by `scanString`: whether the string it read has an escape. */
+let scannedEscape = false;
+
+/**
+ * One pass over `text` that checks it is strict JSON (what `JSON.parse` takes; a leading byte
+ * order mark allowed) and reads what `StrictJsonScan` holds; undefined when the text is not
+ * strict JSON or nests deeper than `SCAN_DEPTH`. It builds no value, only the top-level keys.
+ */
+export function scanStrictJson(text: string): StrictJsonScan | undefined {
+  if (!scanKinds) {
+    scanKinds = new Uint8Array(SCAN_DEPTH + 1);
+    scanKeyBase = new Int32Array(SCAN_DEPTH + 1);
+    scanKeyStart = new Int32Array(SCAN_OBJECT_KEYS * (SCAN_DEPTH + 1));
+    scanKeyEnd = new Int32Array(SCAN_OBJECT_KEYS * (SCAN_DEPTH + 1));
+  }
+  const kinds = scanKinds;
+  scanKeyTop = 0;
+  scanRepeats = false;
+  scanTopLevelKeys = [];
+  scanSchemaNext = false;
+  let schema: string | undefined;
+  const length = text.length;
+  let depth = 0;
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    // A value begins at `at`, after any blanks.
+    let c = text.charCodeAt(at);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+    if (c === 0x22) {
+      const end = scanString(text, at);
+      if (end < 0) return undefined;
+      if (scanSchemaNext) schema = scannedEscape ? (JSON.parse(text.slice(at, end)) as string) : text.slice(at + 1, end - 1);
+      at = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (depth === SCAN_DEPTH) return undefined;
+      depth++;
+      const object = c === 0x7b;
+      kinds[depth] = object ? 1 : 2;
+      scanKeyBase[depth] = scanKeyTop;
+      c = text.charCodeAt(++at);
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+      if (c === (object ? 0x7d : 0x5d)) {
+        depth--;
+        at++;
+      } else {
+        if (object) {
+          at = scanKey(text, at, depth);
+          if (at < 0) return undefined;
+        } else {
+          scanSchemaNext = false;
+        }
+        continue;
+      }
+    } else {
+      at = literalEnd(text, at, c);
+      if (at < 0) return undefined;
+    }
+    scanSchemaNext = false;
+    // After a value: a comma and the next item, the container's close, or the end of the text.
+    for (;;) {
+      c = text.charCodeAt(at);
+      while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+      if (depth === 0) return at === length ? { topLevelKeys: scanTopLevelKeys, schema, mayRepeatKeys: scanRepeats } : undefined;
+      const object = kinds[depth] === 1;
+      if (c === 0x2c) {
+        at++;
+        if (object) {
+          c = text.charCodeAt(at);
+          while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+          at = scanKey(text, at, depth);
+          if (at < 0) return undefined;
+        }
+        break;
+      }
+      if (c !== (object ? 0x7d : 0x5d)) return undefined;
+      scanKeyTop = scanKeyBase[depth]!;
+      depth--;
+      at++;
+    }
+  }
+}
+
+/**
+ * Reads a key and its `:` at `at` (a key of the object open at `depth`), noting it for the
+ * repeat test and, at the top level, as a top-level key; returns where its value's blanks
+ * begin, or -1 when the text is not strict JSON there.
+ */
+function scanKey(text: string, at: number, depth: number): number {
+  if (text.charCodeAt(at) !== 0x22) return -1;
+  const end = scanString(text, at);
+  if (end < 0) return -1;
+  if (depth === 1) {
+    const key = scannedEscape ? (JSON.parse(text.slice(at, end)) as string) : text.slice(at + 1, end - 1);
+    scanTopLevelKeys.push(key);
+    scanSchemaNext = key === "$schema";
+  } else {
+    scanSchemaNext = false;
+  }
+  if (scanRepeats === false) {
+    if (scannedEscape) {
+      // `"a"` and `"\u0061"` are one key: escapes are left to the exact scan.
+      scanRepeats = true;
+    } else {
+      const base = scanKeyBase[depth]!;
+      if (scanKeyTop - base >= SCAN_OBJECT_KEYS) {
+        scanRepeats = undefined;
+      } else {
+        const size = end - at;
+        for (let other = base; other < scanKeyTop; other++) {
+          const otherStart = scanKeyStart[other]!;
+          if (scanKeyEnd[other]! - otherStart === size && sameText(text, otherStart, at, size)) {
+            scanRepeats = true;
+            break;
+          }
+        }
+        scanKeyStart[scanKeyTop] = at;
+        scanKeyEnd[scanKeyTop] = end;
+        scanKeyTop++;
+      }
+    }
+  }
+  let c = text.charCodeAt(end);
+  let colon = end;
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++colon);
+  return c === 0x3a ? colon + 1 : -1;
+}
+
+/** Whether the `size` characters at `a` and at `b` are the same (the quotes of two keys aside). */
+function sameText(text: string, a: number, b: number, size: number): boolean {
+  for (let i = 1; i < size - 1; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
+}
+
+/** End (exclusive) of the strict JSON string at `start`, or -1; sets `scannedEscape`. */
+function scanString(text: string, start: number): number {
+  scannedEscape = false;
+  let at = start + 1;
+  for (;;) {
+    const c = text.charCodeAt(at);
+    // Most characters of a string are letters, above the backslash (0x5c): one comparison each.
+    if (c > 0x5c) {
+      at++;
+      continue;
+    }
+    if (c === 0x22) return at + 1;
+    if (c === 0x5c) {
+      scannedEscape = true;
+      const escaped = text.charCodeAt(at + 1);
+      if (escaped === 0x75) {
+        for (let digit = at + 2; digit < at + 6; digit++) {
+          const h = text.charCodeAt(digit);
+          if (!((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66))) return -1;
+        }
+        at += 6;
+      } else if (escaped === 0x22 || escaped === 0x5c || escaped === 0x2f || escaped === 0x62 || escaped === 0x66 || escaped === 0x6e || escaped === 0x72 || escaped === 0x74) {
+        at += 2;
+      } else {
+        return -1;
+      }
+    } else if (c >= 0x20) {
+      at++;
+    } else {
+      // A control character, or the end of the text (NaN).
+      return -1;
+    }
+  }
+}
+
+/** End (exclusive) of the number, `true`, `false` or `null` at `start` (its first character `c`), or -1. */
+function literalEnd(text: string, start: number, c: number): number {
+  if (c === 0x74) return text.startsWith("true", start) ? start + 4 : -1;
+  if (c === 0x66) return text.startsWith("false", start) ? start + 5 : -1;
+  if (c === 0x6e) return text.startsWith("null", start) ? start + 4 : -1;
+  let at = c === 0x2d ? start + 1 : start;
+  const first = text.charCodeAt(at);
+  if (first === 0x30) at++;
+  else if (first >= 0x31 && first <= 0x39) at = digitsEnd(text, at + 1);
+  else return -1;
+  if (text.charCodeAt(at) === 0x2e) {
+    const fraction = digitsEnd(text, at + 1);
+    if (fraction === at + 1) return -1;
+    at = fraction;
+  }
+  const e = text.charCodeAt(at);
+  if (e === 0x65 || e === 0x45) {
+    let exponent = at + 1;
+    const sign = text.charCodeAt(exponent);
+    if (sign === 0x2b || sign === 0x2d) exponent++;
+    const digits = digitsEnd(text, exponent);
+    if (digits === exponent) return -1;
+    at = digits;
+  }
+  return at;
+}
+
+function digitsEnd(text: string, from: number): number {
+  let at = from;
+  let c = text.charCodeAt(at);
+  while (c >= 0x30 && c <= 0x39) c = text.charCodeAt(++at);
+  return at;
+}
+
+/**
+ * The lenient decision, for text that is not strict JSON: jsonc-parser reads it with its
+ * error recovery, so a definition with a syntax error still counts (and is reported).
+ */
+function looksLikeDefinitionLeniently(text: string): boolean {
   const keys = new Set<string>();
   let schema: string | undefined;
   let schemaIsNext = false;

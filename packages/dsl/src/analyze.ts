@@ -6,7 +6,7 @@ import { bodyKindOf, validateAlertBody, validateDefinition, validateViewBody, ty
 import type { WfFile } from "./ast.js";
 import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
-import { parseJsonSource } from "./json-source.js";
+import { parseJsonSource, type ScannedJson } from "./json-source.js";
 import { parse } from "./chunks.js";
 import { lineIndexOf } from "./positions.js";
 import type { PointerPart, SourceMap } from "./source-map.js";
@@ -18,6 +18,8 @@ export interface AnalyzeOptions {
   catalogue?: Catalogue;
   /** The file's name: a JSON source named `*.alert.json` or `*.view.json` is judged as that body (core's `bodyKindOf`). */
   fileName?: string;
+  /** JSON only: what the caller's scan of this very text found (the CLI's directory walk scans each `.json` file it judges). */
+  scannedJson?: ScannedJson;
 }
 
 export interface SourceAnalysis {
@@ -88,7 +90,7 @@ export function analyzeCompiledWf(parsed: { ast: WfFile; faults: readonly Source
 }
 
 function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
-  const source = parseJsonSource(text);
+  const source = parseJsonSource(text, true, options.scannedJson);
   const analysis: SourceAnalysis = {
     definition: source.complete ? source.value : undefined,
     faults: [...source.faults],

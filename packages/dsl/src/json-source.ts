@@ -33,13 +33,14 @@ export interface JsonSource {
 /**
  * Parses a `.json` source. Never throws. `strictPath` false sends strict JSON through
  * jsonc-parser's tree too (tests compare the two paths; both place every fault alike).
+ * `scanned` is what the caller's scan of this very text found (see `ScannedJson`).
  */
-export function parseJsonSource(text: string, strictPath = true): JsonSource {
+export function parseJsonSource(text: string, strictPath = true, scanned?: ScannedJson): JsonSource {
   const lines = new LineIndex(text);
   // jsonc-parser does not accept a byte order mark; a space of the same length keeps offsets.
   const parsable = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
   if (strictPath) {
-    const strict = parseStrictJson(text, parsable, lines);
+    const strict = parseStrictJson(text, parsable, lines, scanned);
     if (strict) return strict;
   }
   // jsonc-parser's parser recurses once per nesting level: refuse, with a positioned fault,
@@ -81,20 +82,35 @@ export function parseJsonSource(text: string, strictPath = true): JsonSource {
  * JSON. The faults are those the full tree gives: too deep nesting and repeated keys, each
  * looked for in the text only when the parsed value shows it may be there.
  */
-function parseStrictJson(text: string, parsable: string, lines: LineIndex): JsonSource | undefined {
+function parseStrictJson(text: string, parsable: string, lines: LineIndex, scanned: ScannedJson | undefined): JsonSource | undefined {
   let value: unknown;
   try {
     value = JSON.parse(parsable);
   } catch {
     return undefined;
   }
-  const shape = shapeOf(value);
-  if (shape.tooDeep) return tooDeeplyNested(text, lines, firstBracketBeyond(parsable, MAX_JSON_DEPTH));
   const faults: SourceFault[] = [];
-  if (mayRepeatKeys(parsable, shape)) reportDuplicateKeys(parsable, lines, faults);
+  if (scanned?.mayRepeatKeys !== undefined) {
+    // The caller's scan has said how deep the text nests and whether a key may repeat.
+    if (scanned.mayRepeatKeys) reportDuplicateKeys(parsable, lines, faults);
+  } else {
+    const shape = shapeOf(value);
+    if (shape.tooDeep) return tooDeeplyNested(text, lines, firstBracketBeyond(parsable, MAX_JSON_DEPTH));
+    if (mayRepeatKeys(parsable, shape)) reportDuplicateKeys(parsable, lines, faults);
+  }
   // JSON.parse took the text, so all that may follow the value is JSON's whitespace.
   const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined, parsable.trimEnd().length);
   return { value, complete: true, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+}
+
+/**
+ * What a caller that scanned the text already knows of it (the CLI's directory walk scans each
+ * `.json` file to decide whether it is a definition): the text is strict JSON (a leading byte
+ * order mark aside) nested at most `MAX_JSON_DEPTH` levels, and whether any object may repeat
+ * a key (undefined: not known). `parseJsonSource` then makes no walk of the parsed value.
+ */
+export interface ScannedJson {
+  mayRepeatKeys: boolean | undefined;
 }
 
 interface ValueShape {

@@ -48,7 +48,8 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
       io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
       return 0;
     }
-    jobs = collected.files.map((file) => jobFor(file.absolutePath, file.displayPath));
+    // A file the walk read to decide that it counts comes with what was read: read once.
+    jobs = collected.files.map((file) => (file.read ? { ...jobFor(file.absolutePath, file.displayPath), ...file.read } : jobFor(file.absolutePath, file.displayPath)));
   }
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
