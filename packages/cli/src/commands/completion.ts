@@ -208,12 +208,12 @@ export function zshScript(commands: readonly CommandModel[]): string {
       return `'${exclusive}${repeat}-${flag.short}${flag.takesValue ? "+" : ""}${description}${value}' '${exclusive}${repeat}--${flag.long}${flag.takesValue ? "=" : ""}${description}${value}'`;
     });
     const positional = command.actions.length
-      ? [`'1:action:(${words(command.actions.map((action) => action.name))})'`, `'*::argument:->action_argument'`]
+      ? [`'1:action:(${words(command.actions.map((action) => action.name))})'`, `'*:argument:->action_argument'`]
       : [`'*:argument:${zshFiles(command.argument)}'`];
     const actionCases = command.actions.length
       ? [
           `      if [[ $state == action_argument ]]; then`,
-          `        case $words[1] in`,
+          `        case $line[1] in`,
           ...command.actions.filter((action) => action.argument !== "any").map((action) => `          ${action.name}) ${zshFiles(action.argument)} ;;`),
           `        esac`,
           `      fi`,

@@ -118,11 +118,11 @@ export async function runInit(argv: readonly string[], io: Io): Promise<number> 
     } else io.stderr.write(`wfkit: ${outcome.line(shown(file))}\n`);
   }
   if (!written) {
-    io.stderr.write(`wfkit: nothing was written: every file wfkit init makes is there already\n`);
+    io.stderr.write(`wfkit: nothing was written (see above)\n`);
     return 1;
   }
   io.stdout.write(verdictOf(workflowPath, shown(workflowPath), io));
-  io.stdout.write(nextSteps(shown(workflowPath), shown(directory)));
+  io.stdout.write(nextSteps(`flows/${name}.wf`, shown(directory)));
   return 0;
 }
 
@@ -145,11 +145,12 @@ function verdictOf(file: string, shown: string, io: Io): string {
   }
 }
 
+/** What to do next, with paths relative to DIR (the first step goes there). */
 function nextSteps(workflow: string, directory: string): string {
-  const inDirectory = directory === "." ? "" : `cd ${directory} && `;
+  const go = directory === "." ? "" : `cd ${directory} && `;
   return `
 Next steps:
-  Check and draw:  ${inDirectory}wfkit check   ·   wfkit graph ${workflow}
+  Check and draw:  ${go}wfkit check   ·   wfkit graph ${workflow}
   Editor:          the VS Code extension (docs/editor.md), or any LSP client running \`wfkit lsp --stdio\`
   pre-commit:      in .pre-commit-config.yaml (docs/cli.md#pre-commit):
                      repos:
