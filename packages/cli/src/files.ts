@@ -62,12 +62,21 @@ export interface CollectOptions {
   cwd: string;
   kind: WalkKind;
   ignores?: Ignores;
+  /**
+   * `check --skip-other-json`, what the pre-commit hook runs: a `.json` file named as a path
+   * counts only when a directory walk would count it (`counts`: a definition, an alert or a
+   * view body), so that a hook handed every staged `.json` file passes over package.json,
+   * tsconfig.json or a catalogue without a word.
+   */
+  skipOtherJson?: boolean;
 }
 
 export interface Collected {
   files: InputFile[];
   /** Files that matched but a config ignores (reported so `check` can explain an empty run). */
   ignored: number;
+  /** Named `.json` files `skipOtherJson` passed over. */
+  skipped: number;
 }
 
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".git"]);
@@ -91,6 +100,7 @@ export async function collectFiles(patterns: readonly string[], options: Collect
   const seen = new Set<string>();
   const files: InputFile[] = [];
   let ignored = 0;
+  let skipped = 0;
   const add = (absolutePath: string, read?: ReadAlready) => {
     if (seen.has(absolutePath)) return;
     seen.add(absolutePath);
@@ -110,7 +120,12 @@ export async function collectFiles(patterns: readonly string[], options: Collect
       throw new CliError(describeFsError(error, pattern));
     });
     if (info?.isFile()) {
-      add(absolute);
+      if (options.skipOtherJson && options.kind === "definitions" && absolute.toLowerCase().endsWith(".json")) {
+        // Judged as a directory walk judges it, by the walk's own decision.
+        const decided = counts(absolute, path.basename(absolute), options.kind);
+        if (decided) add(absolute, decided === true ? undefined : decided);
+        else skipped++;
+      } else add(absolute);
     } else if (info?.isDirectory()) {
       const found = await walk(absolute, options, budget, () => true);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions found (looked for ${describeKind(options.kind)})`);
@@ -125,7 +140,7 @@ export async function collectFiles(patterns: readonly string[], options: Collect
       throw new CliError(`${pattern}: no such file or directory`);
     }
   }
-  return { files, ignored };
+  return { files, ignored, skipped };
 }
 
 function describeKind(kind: WalkKind): string {

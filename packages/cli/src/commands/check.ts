@@ -8,7 +8,7 @@ import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver } from "../config.js";
 import { UsageError } from "../errors.js";
 import { collectFiles } from "../files.js";
-import { FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
+import { emptyReportText, FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
 import type { Io } from "../io.js";
 import { plural, summarize, type CheckReport, type FileReport } from "../report.js";
 import { readSourceInput } from "../source-input.js";
@@ -28,6 +28,9 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   if (readsStdin && patterns.length > 1) throw new UsageError("`-` (standard input) cannot be combined with other paths", "check");
   if (stdinFilename !== undefined && !readsStdin) throw new UsageError("--stdin-filename only applies when reading standard input (give `-` as the path)", "check");
 
+  // --no-ignore (as eslint's): no `ignore` of any config, and no --ignore, leaves anything out.
+  const noIgnore = booleanFlag(args, "no-ignore");
+  if (noIgnore && stringsFlag(args, "ignore").length) throw new UsageError("--ignore and --no-ignore contradict each other: give one", "check");
   const configs = new ConfigResolver(io.cwd, stringFlag(args, "config"), stringsFlag(args, "ignore"));
   const flagCatalogue = catalogueFlag === undefined ? undefined : path.resolve(io.cwd, catalogueFlag);
   // Read the catalogue up front: a bad --catalogue is an error even if no file needs it.
@@ -43,9 +46,11 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     const job = jobFor(source.absolutePath, source.displayPath);
     jobs = [{ ...job, text: source.text, languageName: stdinFilename ?? source.displayPath }];
   } else {
-    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ignores: configs });
+    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ...(noIgnore ? {} : { ignores: configs }), skipOtherJson: booleanFlag(args, "skip-other-json") });
     if (!collected.files.length) {
-      io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
+      // Files --skip-other-json passed over are no news (a hook is handed every staged .json).
+      if (collected.ignored) io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json; --no-ignore checks ${collected.ignored === 1 ? "it" : "them"})\n`);
+      io.stdout.write(await emptyReportText(format, io.cwd));
       return 0;
     }
     // A file the walk read to decide that it counts comes with what was read: read once.
