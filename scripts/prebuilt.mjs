@@ -3,8 +3,15 @@
 // `npm install -g git+https://...`) needs no build step and no dependency at all.
 // See docs/install.md for why it is committed.
 //
-//   node scripts/prebuilt.mjs            write prebuilt/wfkit.cjs, cli.cjs, lsp.mjs, lsp-checker.cjs, service.mjs, graph.mjs
-//                                        and playground.mjs (the playground's files)
+// prebuilt/package.json makes the directory a package of its own, `wfkit`, with no
+// workspaces and no scripts: what `npm install -g "git+https://...#COMMIT::path:prebuilt"`
+// installs. (The root package, which pre-commit installs, has workspaces; for a git
+// dependency with workspaces npm first runs `npm install` in its temporary clone, which under
+// `-g` links that clone into the global prefix, and the link is left pointing at a deleted
+// directory: docs/install.md.) Its version is packages/cli's.
+//
+//   node scripts/prebuilt.mjs            write prebuilt/wfkit.cjs, cli.cjs, lsp.mjs, lsp-checker.cjs, service.mjs, graph.mjs,
+//                                        playground.mjs (the playground's files) and package.json
 //   node scripts/prebuilt.mjs --check    exit 1 if they differ from a build of the sources
 //                                        (a test runs this; `--dir DIR` checks another copy)
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -19,6 +26,23 @@ const directory = values.dir ? path.resolve(values.dir) : committed;
 
 const results = await buildCliBundles({ outdir: committed, minify: true, write: false });
 const files = results.flatMap((result) => result.outputFiles).map((file) => ({ name: path.basename(file.path), contents: file.contents }));
+files.push({ name: "package.json", contents: Buffer.from(JSON.stringify(prebuiltManifest(), null, 2) + "\n") });
+
+/** prebuilt/ as a package: the `wfkit` command and nothing that would make npm prepare it (no scripts, no workspaces, no dependencies). */
+function prebuiltManifest() {
+  const cli = JSON.parse(readFileSync(new URL("../packages/cli/package.json", import.meta.url), "utf8"));
+  return {
+    name: cli.name,
+    version: cli.version,
+    description: `${cli.description} (the committed, minified build; install with npm install -g "git+https://github.com/wfkit/wfkit.git#COMMIT::path:prebuilt")`,
+    license: cli.license,
+    repository: { ...cli.repository, directory: "prebuilt" },
+    homepage: cli.homepage,
+    bin: { wfkit: "wfkit.cjs" },
+    files: ["*.cjs", "*.mjs"],
+    engines: cli.engines,
+  };
+}
 
 if (values.check) {
   const stale = files.filter(({ name, contents }) => {
