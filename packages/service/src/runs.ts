@@ -29,46 +29,82 @@ import { tickerOf } from "./subjects.js";
 
 export type { NodeState } from "@wfkit/client";
 
-/** A node of a run as the service keeps it: what the wire shows, and the nodes it waits on. */
-export interface RunNode extends RunNodeView {
+/** A node of a run as planned from its version: what never changes while the run walks. */
+export interface PlannedNode {
+  nodeId: string;
+  kind: RunNodeView["kind"];
+  partId?: string;
+  costMinorUnits: number;
+  /** The nodes it waits on, by id. */
   upstream: string[];
 }
 
+/** What a part's answer is worked out from: the node, and the nodes it waits on. */
+export type PartNode = Pick<PlannedNode, "nodeId" | "partId" | "upstream">;
+
 /** The nodes of a version body's graph in dependency order (Kahn's algorithm, ties by position). */
-export function planRun(body: unknown, estimate: Estimate): RunNode[] {
+export function planRun(body: unknown, estimate: Estimate): PlannedNode[] {
   const graph = graphOf(body);
   const costs = new Map(estimate.parts.map((part) => [part.nodeId, part.costMinorUnits]));
-  const nodes = graph.nodes.map((node) => {
-    const kind: RunNode["kind"] = node.kind === "trigger" || node.kind === "gate" || node.kind === "destination" ? node.kind : "part";
+  const nodes: PlannedNode[] = graph.nodes.map((node) => {
+    const kind: PlannedNode["kind"] = node.kind === "trigger" || node.kind === "gate" || node.kind === "destination" ? node.kind : "part";
     return {
       nodeId: node.id,
       kind,
       ...(kind === "part" ? { partId: String(node.partId) } : {}),
       costMinorUnits: kind === "part" ? (costs.get(node.id) ?? 0) : 0,
       upstream: [] as string[],
-      state: "pending" as NodeState,
     };
   });
-  const byId = new Map(nodes.map((node) => [node.nodeId, node]));
-  const indegree = new Map(nodes.map((node) => [node.nodeId, 0]));
-  const downstream = new Map<string, string[]>();
+  const position = new Map<string, number>();
+  nodes.forEach((node, i) => {
+    if (!position.has(node.nodeId)) position.set(node.nodeId, i);
+  });
+  const indegree = new Array<number>(nodes.length).fill(0);
+  const downstream: number[][] = nodes.map(() => []);
   for (const edge of graph.edges) {
-    if (!byId.has(edge.from) || !byId.has(edge.to)) continue;
-    byId.get(edge.to)!.upstream.push(edge.from);
-    indegree.set(edge.to, indegree.get(edge.to)! + 1);
-    downstream.set(edge.from, [...(downstream.get(edge.from) ?? []), edge.to]);
+    const from = position.get(edge.from);
+    const to = position.get(edge.to);
+    if (from === undefined || to === undefined) continue;
+    nodes[to]!.upstream.push(edge.from);
+    indegree[to]!++;
+    downstream[from]!.push(to);
   }
-  const order: RunNode[] = [];
-  const ready = nodes.filter((node) => indegree.get(node.nodeId) === 0);
-  const position = new Map(nodes.map((node, i) => [node.nodeId, i]));
-  while (ready.length) {
-    ready.sort((a, b) => position.get(a.nodeId)! - position.get(b.nodeId)!);
-    const node = ready.shift()!;
-    order.push(node);
-    for (const next of downstream.get(node.nodeId) ?? []) {
-      indegree.set(next, indegree.get(next)! - 1);
-      if (indegree.get(next) === 0) ready.push(byId.get(next)!);
+  const order: PlannedNode[] = [];
+  // The ready nodes, the earliest position first: a binary heap of positions.
+  const ready: number[] = [];
+  const push = (value: number) => {
+    let i = ready.push(value) - 1;
+    while (i > 0 && ready[(i - 1) >> 1]! > value) {
+      ready[i] = ready[(i - 1) >> 1]!;
+      i = (i - 1) >> 1;
     }
+    ready[i] = value;
+  };
+  const pop = (): number => {
+    const top = ready[0]!;
+    const last = ready.pop()!;
+    if (ready.length) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= ready.length) break;
+        const child = left + 1 < ready.length && ready[left + 1]! < ready[left]! ? left + 1 : left;
+        if (ready[child]! >= last) break;
+        ready[i] = ready[child]!;
+        i = child;
+      }
+      ready[i] = last;
+    }
+    return top;
+  };
+  nodes.forEach((node, i) => {
+    if (indegree[i] === 0 && position.get(node.nodeId) === i) push(i);
+  });
+  while (ready.length) {
+    const i = pop();
+    order.push(nodes[i]!);
+    for (const next of downstream[i]!) if (--indegree[next]! === 0) push(next);
   }
   return order;
 }
@@ -88,7 +124,7 @@ export function graphOf(body: unknown): { nodes: GraphNode[]; edges: { from: str
 }
 
 /** The next response for a part node: the mock file's, or a synthesized value. */
-export function mockResponseFor(mocks: MockFile, mockCase: string, node: RunNode, call: (target: string) => number, catalogue: Catalogue, subjects: string[]): MockResponse {
+export function mockResponseFor(mocks: MockFile, mockCase: string, node: PartNode, call: (target: string) => number, catalogue: Catalogue, subjects: string[]): MockResponse {
   const entry = mocks.cases?.[mockCase];
   const nodeEntry = entry?.nodes?.[node.nodeId];
   if (nodeEntry && nodeEntry.partId === node.partId) return pick(nodeEntry.responses, call(`node:${node.nodeId}`));
@@ -105,7 +141,7 @@ function pick(sequence: Record<string, MockResponse>, callNumber: number): MockR
 }
 
 /** An output with one member per type the part produces. */
-function synthesize(part: CataloguePart | undefined, node: RunNode, subjects: string[]): Record<string, unknown> {
+function synthesize(part: CataloguePart | undefined, node: PartNode, subjects: string[]): Record<string, unknown> {
   const output: Record<string, unknown> = {};
   for (const type of part?.produces ?? []) output[type] = { synthesized: true, partId: node.partId, nodeId: node.nodeId, subjects, inputs: node.upstream };
   return output;
@@ -115,9 +151,14 @@ export function partDelayMs(mocks: MockFile, partId: string | undefined): number
   return (partId !== undefined ? mocks.partDelayMs?.[partId] : undefined) ?? mocks.delayMs ?? DEFAULT_PART_DELAY_MS;
 }
 
-export function subjectsOf(body: unknown, nodeId: string): string[] {
-  const node = graphOf(body).nodes.find((candidate) => candidate.id === nodeId);
-  return (node?.terminal?.subjectRefs ?? []).map((ref) => String((ref as { canonicalId?: unknown }).canonicalId ?? ""));
+/** Each node's subjects' canonical ids (a terminal part's `subjectRefs`), by node id: the first node of an id, as the walk's. */
+export function subjectsByNode(body: unknown): Map<string, string[]> {
+  const subjects = new Map<string, string[]>();
+  for (const node of graphOf(body).nodes) {
+    if (subjects.has(node.id)) continue;
+    subjects.set(node.id, (node.terminal?.subjectRefs ?? []).map((ref) => String((ref as { canonicalId?: unknown }).canonicalId ?? "")));
+  }
+  return subjects;
 }
 
 export const OPEN_NODE_STATES: readonly NodeState[] = ["pending", "running", "held"];
@@ -133,7 +174,7 @@ export interface UnrunnableSubject {
  * Why a terminal part cannot run against its subjects, or undefined when it can: every
  * subject must be in `subjects` (the service's table, by canonical id) and listed (a ticker).
  */
-export function subjectFailure(node: RunNode, canonicalIds: readonly string[], subjects: ReadonlyMap<string, CatalogueSubject>, hasTable: boolean): { code: string; message: string; unrunnable: UnrunnableSubject[] } | undefined {
+export function subjectFailure(node: Pick<PlannedNode, "nodeId" | "partId">, canonicalIds: readonly string[], subjects: ReadonlyMap<string, CatalogueSubject>, hasTable: boolean): { code: string; message: string; unrunnable: UnrunnableSubject[] } | undefined {
   if (node.partId === undefined || !node.partId.startsWith("terminal.")) return undefined;
   const unrunnable: UnrunnableSubject[] = [];
   canonicalIds.forEach((canonicalId, index) => {

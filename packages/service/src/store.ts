@@ -33,7 +33,7 @@ import path from "node:path";
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
-import type { Database, SqlValue } from "sql.js";
+import type { Database, SqlValue, Statement as Prepared } from "sql.js";
 import { acquireLock, LockRefused, type HeldLock } from "./lock.js";
 import { MIGRATIONS, VACUUM_AFTER } from "./migrations.js";
 
@@ -66,6 +66,8 @@ export interface OpenOptions {
 let sqlJs: Promise<Awaited<ReturnType<typeof initSqlJs>>> | undefined;
 
 const NEWLINE = Buffer.from("\n");
+/** Prepared statements kept per store: every SQL text the service runs, with room for the few made per table (reset). */
+const MAX_PREPARED = 256;
 
 export class Store {
   /** What the operator should hear about this open: a torn entry dropped, a stale lock taken over, a recovery. One sentence each. */
@@ -81,6 +83,13 @@ export class Store {
   private journalBytes = 0;
   private journalEntries = 0;
   private sequence: number;
+  /**
+   * Statements prepared once and kept by their SQL text: compiling SQL costs more than running
+   * most of these statements (a 30-node run's step, an account read), so a request pays it once
+   * per text for the life of the store. `db.export()` frees every statement; `exportBytes`
+   * forgets them first.
+   */
+  private readonly prepared = new Map<string, Prepared>();
 
   private constructor(
     private readonly db: Database,
@@ -174,24 +183,58 @@ export class Store {
   /** A statement that changes data; must run inside `transaction`. */
   run(sql: string, params: SqlValue[] = []): void {
     if (!this.statements) throw new Error("Store.run outside a transaction");
-    this.db.run(sql, params);
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      statement.step();
+    } finally {
+      statement.reset();
+    }
     this.statements.push([sql, params]);
   }
 
   all(sql: string, params: SqlValue[] = []): Row[] {
-    const statement = this.db.prepare(sql);
+    const statement = this.statement(sql);
     try {
       statement.bind(params);
       const rows: Row[] = [];
       while (statement.step()) rows.push(statement.getAsObject());
       return rows;
     } finally {
-      statement.free();
+      statement.reset();
     }
   }
 
   get(sql: string, params: SqlValue[] = []): Row | undefined {
-    return this.all(sql, params)[0];
+    const statement = this.statement(sql);
+    try {
+      statement.bind(params);
+      return statement.step() ? statement.getAsObject() : undefined;
+    } finally {
+      statement.reset();
+    }
+  }
+
+  /** The prepared statement for `sql`, made on first use; the least recently made is freed past MAX_PREPARED. */
+  private statement(sql: string): Prepared {
+    let statement = this.prepared.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (this.prepared.size >= MAX_PREPARED) {
+        const [oldest, kept] = this.prepared.entries().next().value as [string, Prepared];
+        kept.free();
+        this.prepared.delete(oldest);
+      }
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** The database's bytes. sql.js's `export()` frees every prepared statement, so they are forgotten first. */
+  private exportBytes(): Uint8Array {
+    for (const statement of this.prepared.values()) statement.free();
+    this.prepared.clear();
+    return this.db.export();
   }
 
   /** Resolves once every transaction committed so far is on disk (at once in memory). */
@@ -227,7 +270,7 @@ export class Store {
     this.flush();
     if (this.failure) throw this.failure;
     this.closeJournal();
-    writeFileDurably(this.file, this.db.export());
+    writeFileDurably(this.file, this.exportBytes());
     // The snapshot holds every journal entry (their sequence numbers are at most its own),
     // so the journal can start again empty.
     const journal = journalPath(this.file);
@@ -250,7 +293,7 @@ export class Store {
 
   /** Bytes the snapshot would take now (for the bench and `GET /__admin/state`). */
   sizeBytes(): number {
-    return this.file && existsSync(this.file) ? statSync(this.file).size : this.db.export().byteLength;
+    return this.file && existsSync(this.file) ? statSync(this.file).size : this.exportBytes().byteLength;
   }
 
   private metaValue(key: string): string | undefined {
@@ -348,7 +391,7 @@ export class Store {
     // The snapshot first, then the journal aside: a crash between the two leaves the damaged
     // journal beside a snapshot that already holds every entry kept, and a second --recover
     // finds the same damage and loses nothing more.
-    writeFileDurably(file, this.db.export());
+    writeFileDurably(file, this.exportBytes());
     const aside = `${journal}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     renameSync(journal, aside);
     fsyncPath(path.dirname(journal));
