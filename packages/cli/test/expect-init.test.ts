@@ -20,7 +20,7 @@ describe("wfkit init", () => {
     expect(result.stderr).toBe("");
     expect(result.stdout).toContain("created wfkit.config.json  (settings: catalogue, severities, ignores, the service)\ncreated flows/first.wf  (a first workflow)\n");
     expect(result.stdout).toContain("flows/first.wf passes `wfkit check` (estimate 80 minor units per run)\n");
-    for (const step of ["Editor:", "wfkit lsp --stdio", "pre-commit:", "id: wfkit-check", "CI:", "wfkit check --format github --max-warnings 0", "wfkit fmt --check", "wfkit deploy flows/first.wf --dry-run", "wfkit completion"])
+    for (const step of ["Editor:", "wfkit lsp --stdio", "pre-commit:", "id: wfkit-check", "CI:", "wfkit check --format github --max-warnings 0", "wfkit fmt --check", "docs/install.md#github-actions", "wfkit deploy flows/first.wf --dry-run", "wfkit completion"])
       expect(result.stdout).toContain(step);
     expect(readdirSync(cwd).sort()).toEqual(["flows", "wfkit.config.json"]);
     expect(readdirSync(path.join(cwd, "flows"))).toEqual(["first.wf"]);

@@ -151,14 +151,14 @@ function nextSteps(workflow: string, directory: string): string {
   return `
 Next steps:
   Check and draw:  ${go}wfkit check   ·   wfkit graph ${workflow}
-  Editor:          the VS Code extension (docs/editor.md), or any LSP client running \`wfkit lsp --stdio\`
-  pre-commit:      in .pre-commit-config.yaml (docs/cli.md#pre-commit):
+  Editor:          the VS Code extension, or any LSP client running \`wfkit lsp --stdio\` (docs/install.md#vs-code)
+  pre-commit:      in .pre-commit-config.yaml (docs/install.md#pre-commit):
                      repos:
                        - repo: https://github.com/wfkit/wfkit
                          rev: COMMIT
                          hooks: [{ id: wfkit-check }, { id: wfkit-fmt }]
-  CI:              - run: wfkit check --format github --max-warnings 0
-                   - run: wfkit fmt --check
+  CI:              wfkit check --format github --max-warnings 0, and wfkit fmt --check;
+                   the whole GitHub Actions job, annotations and code scanning: docs/install.md#github-actions
   Deploy:          set WFKIT_BASE_URL (or "baseUrl" in wfkit.config.json) and WFKIT_TOKEN, then
                    wfkit deploy ${workflow} --dry-run   (docs/lifecycle.md)
   Shell:           completion for bash, zsh or fish: \`wfkit completion --help\`
