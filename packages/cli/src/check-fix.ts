@@ -56,17 +56,28 @@ export function fixWfText(text: string, options: FixTextOptions): FixedText {
       parses: !analysis.faults.some((fault) => fault.code === "syntax" && fault.severity === "error"),
     };
   };
-  const fixed = options.types.has("problem") ? applySafeFixes(text, analyze) : { text, applied: [] };
-  let result = fixed.text;
+  // Problems, then layout, until neither changes the text: a fix can make text the formatter
+  // reads differently, and formatting can make a word a fix reads (so a second --fix finds nothing).
+  const applied: AppliedFix[] = [];
+  let result = text;
   let formatted = false;
-  if (options.types.has("layout")) {
-    const layout = format(result);
-    if (layout.changed && !layout.faults.some((fault) => fault.severity === "error")) {
-      result = layout.text;
-      formatted = true;
+  for (let pass = 0; pass < 3; pass++) {
+    const before = result;
+    if (options.types.has("problem")) {
+      const fixed = applySafeFixes(result, analyze);
+      applied.push(...fixed.applied);
+      result = fixed.text;
     }
+    if (options.types.has("layout")) {
+      const layout = format(result);
+      if (layout.changed && !layout.faults.some((fault) => fault.severity === "error")) {
+        result = layout.text;
+        formatted = true;
+      }
+    }
+    if (result === before) break;
   }
-  return { text: result, applied: fixed.applied, formatted };
+  return { text: result, applied, formatted };
 }
 
 /** `--fix` and `--fix-type`, or undefined when neither is given. */

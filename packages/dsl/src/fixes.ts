@@ -25,7 +25,7 @@ import { ARROW, type NameSyntax, type Statement, type SubjectStatement, type WfF
 import { stringMemberOf } from "./json-value.js";
 import { partitionPoint, type Span } from "./positions.js";
 import type { SourceEdit } from "./subject-pin.js";
-import { printName, quoteString } from "./syntax-table.js";
+import { decodeString, printName, quoteString } from "./syntax-table.js";
 
 /** What a fix needs to know of a fault: its code, where it is placed, and the checker's suggestion. */
 export interface FixableFault {
@@ -102,16 +102,12 @@ function fix(title: string, edits: SourceEdit[], safe = false, preferred = true)
   return { title, edits, safe, preferred };
 }
 
-/** A name as written at a span: a quoted one decoded, or undefined when it is neither a string nor a bare word. */
+/** A name as written at a span: a quoted one decoded, or undefined when the span is empty. */
 function writtenName(text: string, span: Span): { name: string; quoted: boolean } | undefined {
   const written = text.slice(span.start, span.end);
   if (!written.startsWith('"')) return written ? { name: written, quoted: false } : undefined;
-  try {
-    const value: unknown = JSON.parse(written);
-    return typeof value === "string" ? { name: value, quoted: true } : undefined;
-  } catch {
-    return undefined;
-  }
+  // As the lexer reads it (a raw control character in the quotes included), so that the name is the one the fault is about.
+  return { name: decodeString(written), quoted: true };
 }
 
 /** `part-unknown`, `job-unknown`: the checker's suggestion in place of the word. */
