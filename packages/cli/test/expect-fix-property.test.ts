@@ -101,6 +101,7 @@ const misspeltExample = fc.tuple(fc.constantFrom(...EXAMPLES), fc.nat(), fc.cons
   return text.slice(0, word.index) + changed + text.slice(word.index! + w.length);
 });
 
+// Each case fixes a text in rounds, a round an analysis of it: 50 cases keep the file at a few seconds.
 describe("--fix, as a property", () => {
   const sources = fc.oneof(misspeltExample, mutated(fc.constantFrom(...EXAMPLES)), grammarText, mutated(grammarText));
 
@@ -110,7 +111,7 @@ describe("--fix, as a property", () => {
         const once = fix(text).text;
         expect(fix(once).text).toBe(once);
       }),
-      { numRuns: numRuns(150) },
+      { numRuns: numRuns(50) },
     );
   });
 
@@ -122,7 +123,7 @@ describe("--fix, as a property", () => {
         expect(after.errors).toBeLessThanOrEqual(before.errors);
         if (before.parses) expect(after.parses).toBe(true);
       }),
-      { numRuns: numRuns(150) },
+      { numRuns: numRuns(50) },
     );
   });
 
