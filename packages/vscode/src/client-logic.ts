@@ -4,7 +4,7 @@
  * real `vscode` module and `vscode-languageclient` to it.
  */
 
-import { WFKIT_METHODS } from "@wfkit/language-server/protocol";
+import { WFKIT_METHODS, type CompileResult, type DecompileResult, type EstimateResult } from "@wfkit/language-server/protocol";
 
 /** The server requests the commands use: the editor protocol's, declared once in the language server. */
 export const REQUESTS = WFKIT_METHODS;
@@ -39,9 +39,7 @@ export interface ListRow {
   description?: string;
 }
 
-export type CompileResult = { json: string; ok: boolean } | { error: string };
-export type DecompileResult = { text: string } | { error: string };
-export type EstimateResult = { costMinorUnits: number; parts: { nodeId: string; partId: string; costMinorUnits: number }[]; ok: boolean; errors: number } | { error: string };
+export type { CompileResult, DecompileResult, EstimateResult };
 
 export const COMMANDS = {
   compileToJson: "wfkit.compileToJson",

@@ -8,21 +8,14 @@
  * and an answer for an older version than the one shown is dropped.
  */
 import type { Position, Range } from "vscode-languageclient";
+import type { GraphPictureNode, GraphResult } from "@wfkit/language-server/protocol";
 import { REQUESTS, baseName } from "./client-logic.js";
 
 export type { Position, Range };
 
-export interface GraphPreviewNode {
-  key: string;
-  id: string;
-  kind: string;
-  range: Range | null;
-  selectionRange: Range | null;
-  errors: number;
-  warnings: number;
-}
-
-export type GraphResult = { version: number; svg: string; nodes: GraphPreviewNode[] } | { error: string };
+/** A node of the preview, and the answer of `wfkit/graph`: the editor protocol's. */
+export type GraphPreviewNode = GraphPictureNode;
+export type { GraphResult };
 
 /** Messages to the page (webview/preview.ts reads them). */
 export type ToPage = { type: "graph"; svg: string; nodes: GraphPreviewNode[] } | { type: "cursor"; key: string | null } | { type: "error"; message: string };
