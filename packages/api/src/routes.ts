@@ -234,6 +234,13 @@ export const ADMIN_ROUTES = {
   "POST /oauth-tokens": { auth: "admin", query: {}, body: user, resend: "never", status: 201, answer: shape.anything },
 } as const satisfies Record<RouteKey, RouteSpec>;
 
+/**
+ * The AI endpoints' shared limit (the reference's section 8): requests per window per
+ * authenticated user, shared by every `jwt+ai_limit` route on every plan tier; after a 429 a
+ * client waits `Retry-After`, then a random 0 to `maxJitterMs` more.
+ */
+export const AI_RATE_LIMIT = { requests: 10, windowMs: 60_000, maxJitterMs: 2_000 } as const;
+
 export type WorkflowsRoute = keyof typeof WORKFLOWS_ROUTES;
 export type SignalsRoute = keyof typeof SIGNALS_ROUTES;
 export type AdminRoute = keyof typeof ADMIN_ROUTES;

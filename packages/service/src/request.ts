@@ -71,11 +71,6 @@ export async function readJson(c: Context, whenEmpty?: unknown): Promise<unknown
   }
 }
 
-/** Routes that take no body: an empty body or `{}` (clients often send one). */
-export async function readEmpty(c: Context): Promise<void> {
-  await readObject(c, [], true);
-}
-
 /**
  * The body as text, read as its bytes arrive and abandoned at the limit: a sender that
  * declares no length (chunked) or lies about it costs at most the limit, never the whole

@@ -11,6 +11,7 @@
  * - Waits are taken one at a time, in arrival order, on the injected clock: with a manual
  *   clock a test sees every wait exactly.
  */
+import { AI_RATE_LIMIT } from "@wfkit/api";
 import type { Timing } from "../retry.js";
 
 /** What the service said about the limit: the `429` headers (also read on any answer that has them). */
@@ -47,10 +48,10 @@ export interface AiLimit {
 }
 
 /** The reference's limit: 10 requests per 60-second window, shared by the three AI endpoints. */
-export const AI_LIMIT: AiLimit = { requests: 10, windowMs: 60_000 };
+export const AI_LIMIT: AiLimit = { requests: AI_RATE_LIMIT.requests, windowMs: AI_RATE_LIMIT.windowMs };
 
 /** The most a 429's wait adds to `Retry-After`, at random: the reference recommends 0 to 2 s. */
-export const MAX_JITTER_MS = 2_000;
+export const MAX_JITTER_MS: number = AI_RATE_LIMIT.maxJitterMs;
 
 /**
  * How long to wait after a 429 before the next AI request: `Retry-After` seconds, else the

@@ -3,7 +3,7 @@
  * each is made here, once, and listed in docs/signals.md ("The local service"). The API's own
  * rules (parameters, their defaults and bounds) are @wfkit/api's `SIGNALS_PARAMS`.
  */
-import { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM, SIGNALS_PARAMS } from "@wfkit/api";
+import { AI_RATE_LIMIT, DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM } from "@wfkit/api";
 import type { PlanName } from "../policy.js";
 
 /** Where the Consumer Signals API is served: `{signals_base_url}` is the service's base URL plus this. */
@@ -20,16 +20,16 @@ export interface AiLimit {
   max: number;
   windowMs: number;
 }
-export const DEFAULT_AI_LIMIT: AiLimit = { max: 10, windowMs: 60_000 };
+export const DEFAULT_AI_LIMIT: AiLimit = { max: AI_RATE_LIMIT.requests, windowMs: AI_RATE_LIMIT.windowMs };
 
 /** Alert tokens are `wfat_<secret>`; only their SHA-256 is stored. */
 export const ALERT_TOKEN_PREFIX = "wfat_";
 
-/** A period of `GET /api/signals?periods=N` is a week (signals are computed weekly, as the briefing is). */
+/**
+ * A period of `GET /api/signals?periods=N` is a week (signals are computed weekly, as the
+ * briefing is). The most it takes, 52, is the contract's `SIGNALS_PARAMS.periods.serviceMaximum`.
+ */
 export const PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
-/** The most `periods` the local service takes (the reference gives no maximum; the sample holds a year of weeks). */
-export const MAX_PERIODS = SIGNALS_PARAMS.periods.serviceMaximum;
-
 /** `GET /api/history`'s default `from` (the reference's), and the API's default geography, which an alert created without `geography` watches. */
 export { DEFAULT_GEOGRAPHY, HISTORY_DEFAULT_FROM };
 
