@@ -86,7 +86,7 @@ describe("--no-ignore", () => {
     const cwd = tree();
     const ignored = runCli(["check", "drafts/a.json"], { cwd });
     expect(ignored.status).toBe(0);
-    expect(ignored.stderr).toBe("wfkit: nothing to check: 1 file given is ignored (by --ignore or wfkit.config.json; --no-ignore checks it)\n");
+    expect(ignored.stderr).toBe("wfkit: nothing to check: 1 file given is ignored (by --ignore or wfkit.config.json)\n");
     const named = runCli(["check", "drafts/a.json", "--no-ignore"], { cwd });
     expect(named.status).toBe(1);
     expect(named.stdout).toContain("--> drafts/a.json:");
@@ -148,6 +148,9 @@ describe("messages", () => {
     expect(del.status).toBe(2);
     expect(del.stderr).toBe("wfkit views: `views delete` needs the id of the saved view to delete, as in `wfkit views delete view_123` (`wfkit views list` shows them) (see `wfkit views --help`)\n");
     expect(runCli(["runs"]).stderr).toContain("say what to do:");
+    expect(runCli(["runs", "remove", "run_1"]).stderr).toBe(
+      "wfkit runs: say what to do: `runs list`, `runs show RUN`, `runs watch RUN`, `runs deliver RUN` or `runs cancel RUN` (`remove` is none of them) (see `wfkit runs --help`)\n",
+    );
   });
 
   it("a config with three mistakes reports all three, one line each, and never lists every code", () => {

@@ -49,7 +49,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ...(noIgnore ? {} : { ignores: configs }), skipOtherJson: booleanFlag(args, "skip-other-json") });
     if (!collected.files.length) {
       // Files --skip-other-json passed over are no news (a hook is handed every staged .json).
-      if (collected.ignored) io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json; --no-ignore checks ${collected.ignored === 1 ? "it" : "them"})\n`);
+      if (collected.ignored) io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
       io.stdout.write(await emptyReportText(format, io.cwd));
       return 0;
     }

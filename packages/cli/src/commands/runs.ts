@@ -56,7 +56,7 @@ function usageProblem(action: string | undefined, rest: readonly string[]): stri
       ? `\`runs ${action}\` needs the id of a run, as in \`wfkit runs ${action} run_0123\` (\`wfkit runs list\` shows them)`
       : `\`runs ${action}\` takes one RUN (got ${rest.length}: ${rest.join(" ")})`;
   const close = new Suggester().closest(action, ["list", ...RUN_ACTIONS]);
-  return `unknown action \`${action}\`${close ? `; did you mean \`${close}\`?` : `: ${all}`}`;
+  return close ? `unknown action \`${action}\`; did you mean \`${close}\`?` : `say what to do: ${all} (\`${action}\` is none of them)`;
 }
 
 function workflowOf(args: ParsedArgs, io: Io, remote: Remote): string | undefined {

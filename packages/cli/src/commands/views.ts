@@ -54,7 +54,7 @@ function usageProblem(action: string | undefined, rest: readonly string[]): stri
       ? "`views delete` needs the id of the saved view to delete, as in `wfkit views delete view_123` (`wfkit views list` shows them)"
       : `\`views delete\` takes one ID (got ${rest.length}: ${rest.join(" ")})`;
   const close = new Suggester().closest(action, ["list", "create", "delete"]);
-  return `unknown action \`${action}\`${close ? `; did you mean \`${close}\`?` : `: ${all}`}`;
+  return close ? `unknown action \`${action}\`; did you mean \`${close}\`?` : `say what to do: ${all} (\`${action}\` is none of them)`;
 }
 
 function renderViews(views: SavedView[]): string {
