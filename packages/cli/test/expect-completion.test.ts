@@ -3,8 +3,8 @@
  * bash: sourced in `bash -c`, its function called with COMP_WORDS and COMP_CWORD as bash sets
  * them. fish: `complete -C` asks fish itself what it would offer. zsh: an interactive zsh in a
  * pseudo-terminal (zsh/zpty) types the line and TAB, and the listing zsh draws is read. A shell
- * that is not installed is skipped with a note (Debian: `apt-get install zsh fish`); each script
- * is also checked to name every command and flag of the command table, which it is generated from.
+ * that is not installed is installed first (test/support/debian.ts); each script is also checked
+ * to name every command and flag of the command table, which it is generated from.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,12 +15,13 @@ import { COMMON_FLAGS } from "../src/args.js";
 import { choicesOf, commandModel } from "../src/commands/completion.js";
 import { COMMANDS } from "../src/main.js";
 import { ensureBuilt, runCli } from "./built-cli.js";
+import { ensureCommands } from "../../../test/support/debian.js";
 
-const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
 const scripts: Record<string, string> = {};
 let dir: string;
 
 beforeAll(() => {
+  ensureCommands(["bash", "zsh", "fish"]);
   ensureBuilt();
   // Kept for the whole file (helpers' tempTree is removed after each test).
   dir = mkdtempSync(path.join(os.tmpdir(), "wfkit-completion-"));
@@ -32,7 +33,8 @@ beforeAll(() => {
     scripts[shell] = result.stdout;
     writeFileSync(path.join(dir, `wfkit.${shell}`), result.stdout);
   }
-});
+  // Installing a shell from Debian's mirrors, the first time only, takes a while.
+}, 360_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("generated from the command table", () => {
@@ -105,7 +107,7 @@ describe("bash", () => {
   });
 });
 
-describe.skipIf(!has("fish"))("fish", () => {
+describe("fish", () => {
   /** What fish offers for the command line, without descriptions. */
   function complete(line: string): string[] {
     const result = spawnSync("fish", ["--no-config", "-c", `source ./wfkit.fish; complete -C '${line}'`], { cwd: dir, encoding: "utf8" });
@@ -130,7 +132,7 @@ describe.skipIf(!has("fish"))("fish", () => {
   });
 });
 
-describe.skipIf(!has("zsh"))("zsh", () => {
+describe("zsh", () => {
   /** The words zsh lists after TAB on `line`, typed into an interactive zsh in a pseudo-terminal. */
   function complete(line: string): string {
     const driver = `
