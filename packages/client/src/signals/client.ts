@@ -60,7 +60,7 @@ import {
   checkIdentifier,
   checkPeriods,
   checkSeverity,
-  checkText,
+  checkNameFilter,
   DEFAULT_GEOGRAPHY,
   IMPORT_PRESSURE_GEOGRAPHY,
   type Checked,
@@ -217,7 +217,7 @@ export class SignalsClient {
     return this.read(path, options, {
       geography: need(checkGeography(query.geography ?? DEFAULT_GEOGRAPHY), request),
       severity: query.severity === undefined ? undefined : need(checkSeverity(query.severity), request),
-      category: query.category === undefined ? undefined : need(checkText(query.category, "category", "energy"), request),
+      category: query.category === undefined ? undefined : need(checkNameFilter(query.category, "category", "energy"), request),
       periods: query.periods === undefined ? undefined : need(checkPeriods(query.periods), request),
     });
   }

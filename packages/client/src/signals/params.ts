@@ -69,7 +69,7 @@ export function checkPeriods(value: unknown): Checked<number> {
 }
 
 /** A non-empty string for a free-text query parameter (`category`). */
-export function checkText(value: unknown, parameter: string, example: string): Checked<string> {
+export function checkNameFilter(value: unknown, parameter: string, example: string): Checked<string> {
   if (typeof value === "string" && value.trim() !== "") return ok(value);
   return fail({
     code: CODES.textInvalid,
