@@ -36,6 +36,9 @@ export interface AccountChange {
 }
 
 const OPEN_STATES = statesIn("open");
+const USER_ACCOUNT_COLUMNS = ACCOUNT_COLUMNS.split(", ")
+  .map((column) => `a.${column}`)
+  .join(", ");
 
 export class Accounts {
   /** The keys the seed made, with their secrets (kept so that a reset makes the same keys). */
@@ -62,6 +65,12 @@ export class Accounts {
 
   account(id: string): Account | undefined {
     const row = this.store.get(`SELECT ${ACCOUNT_COLUMNS} FROM accounts WHERE id = ?`, [id]);
+    return row && accountOf(row);
+  }
+
+  /** The account a user belongs to (one read), or undefined for an unknown user. */
+  accountOf(userId: string): Account | undefined {
+    const row = this.store.get(`SELECT ${USER_ACCOUNT_COLUMNS} FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.id = ?`, [userId]);
     return row && accountOf(row);
   }
 

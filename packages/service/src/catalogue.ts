@@ -9,7 +9,7 @@ import { errors, type UsageOutage } from "./errors.js";
 import { resolveHints } from "./subjects.js";
 
 /** The admin surface's fault switches. */
-export interface Faults {
+export interface FaultSwitches {
   usage: UsageOutage | null;
   resolverDown: boolean;
 }
@@ -21,7 +21,7 @@ export class CatalogueService {
 
   constructor(
     readonly catalogue: Catalogue,
-    private readonly faults: Faults,
+    private readonly faults: FaultSwitches,
   ) {}
 
   parts(unattendedSafeOnly: boolean): PartsResponse {

@@ -139,10 +139,11 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     "CREATE INDEX alert_notifications_by_time ON alert_notifications (period_end)",
     "ALTER TABLE accounts ADD COLUMN entitlements TEXT NOT NULL DEFAULT '[]'",
   ],
-  // A run's nodes as rows of their own: a part that finishes writes its own row (its state,
-  // output and charge), not the whole run, and a run list reads no node at all. The nodes of
-  // every existing run move out of the JSON column `runs.nodes` (one array element a row, its
-  // position the walking order), which then goes.
+  // A run's nodes as rows of their own: a node has its row from the moment it leaves
+  // `pending` (the nodes still pending are its version's plan), and a part that finishes
+  // writes its own row (its state, output and charge), not the whole run; a run list reads no
+  // node at all. The nodes of every existing run move out of the JSON column `runs.nodes` (an
+  // array in walking order: an element's index is its position), which then goes.
   [
     `CREATE TABLE run_nodes (
       run_id TEXT NOT NULL REFERENCES runs (id),
@@ -151,7 +152,6 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
       kind TEXT NOT NULL,
       part_id TEXT,
       cost_minor_units INTEGER NOT NULL,
-      upstream TEXT NOT NULL,
       state TEXT NOT NULL,
       output TEXT,
       below_floor INTEGER NOT NULL DEFAULT 0,
@@ -161,11 +161,12 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
       finished_at TEXT,
       PRIMARY KEY (run_id, position)
     )`,
-    `INSERT INTO run_nodes (run_id, position, node_id, kind, part_id, cost_minor_units, upstream, state, output, below_floor, failure, delivered, started_at, finished_at)
+    `INSERT INTO run_nodes (run_id, position, node_id, kind, part_id, cost_minor_units, state, output, below_floor, failure, delivered, started_at, finished_at)
       SELECT r.id, n.key, n.value ->> '$.nodeId', n.value ->> '$.kind', n.value ->> '$.partId', COALESCE(n.value ->> '$.costMinorUnits', 0),
-        COALESCE(n.value -> '$.upstream', '[]'), n.value ->> '$.state', n.value -> '$.output', COALESCE(n.value ->> '$.belowFloor', 0),
-        n.value -> '$.failure', COALESCE(n.value ->> '$.delivered', 0), n.value ->> '$.startedAt', n.value ->> '$.finishedAt'
-      FROM runs r, json_each(r.nodes) n`,
+        n.value ->> '$.state', n.value -> '$.output', COALESCE(n.value ->> '$.belowFloor', 0), n.value -> '$.failure',
+        COALESCE(n.value ->> '$.delivered', 0), n.value ->> '$.startedAt', n.value ->> '$.finishedAt'
+      FROM runs r, json_each(r.nodes) n
+      WHERE n.value ->> '$.state' <> 'pending'`,
     "ALTER TABLE runs DROP COLUMN nodes",
   ],
 ];

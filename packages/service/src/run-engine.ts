@@ -2,28 +2,27 @@
  * The run engine: starting a run (reservation, idempotency), reading and listing runs,
  * delivering and cancelling, and the walk (runs.ts holds its rules: order, mocks, subjects,
  * usage). Each step is one synchronous transaction between awaits, and writes what it changes:
- * a part that finishes updates its own `run_nodes` row and the run's header, never the other
- * nodes.
+ * a node gets its `run_nodes` row when it leaves `pending` (until then its version's plan says
+ * what it is), a part that finishes updates its own row and the run's header, and no step
+ * reads or writes the other nodes' outputs (a trigger, gate or destination reads its inputs').
  */
 import { randomBytes } from "node:crypto";
 import type { Run, RunChangeResponse, RunListResponse } from "@wfkit/client";
 import type { Accounts } from "./accounts.js";
 import { sha256 } from "./auth.js";
-import type { CatalogueService, Faults } from "./catalogue.js";
+import type { CatalogueService, FaultSwitches } from "./catalogue.js";
 import type { Clock } from "./clock.js";
 import { errors } from "./errors.js";
 import type { MockFile } from "./files.js";
 import { LIMITS, RUN_HOST, statesIn, type RunFilter, type RunState } from "./policy.js";
-import { integer, text } from "./rows.js";
-import { NODE_VIEW_COLUMNS, nodeViewOf, presentRun, RUN_COLUMNS, runOf, SUMMARY_COLUMNS, summaryOf, WALK_COLUMNS, walkNodeOf, type RunRow, type WalkNode } from "./run-rows.js";
-import { mockResponseFor, partDelayMs, subjectFailure } from "./runs.js";
+import { integer, isoTime, text } from "./rows.js";
+import { NODE_VIEW_COLUMNS, presentRun, RUN_COLUMNS, runOf, SUMMARY_COLUMNS, summaryOf, type RunRow } from "./run-rows.js";
+import { mockResponseFor, partDelayMs, subjectFailure, type NodeState, type PlannedNode } from "./runs.js";
 import type { Store } from "./store.js";
-import type { Workflows } from "./workflows.js";
+import type { VersionPlan, Workflows } from "./workflows.js";
 
-const ISO = (ms: number) => new Date(ms).toISOString();
 const OPEN_STATES = statesIn("open");
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
-const SET_NODE = "UPDATE run_nodes SET state = ?, output = ?, below_floor = ?, failure = ?, started_at = COALESCE(started_at, ?), finished_at = ? WHERE run_id = ? AND position = ?";
 
 export class RunEngine {
   constructor(
@@ -33,7 +32,7 @@ export class RunEngine {
     private readonly catalogue: CatalogueService,
     private readonly workflows: Workflows,
     private readonly accounts: Accounts,
-    private readonly faults: Faults,
+    private readonly faults: FaultSwitches,
   ) {}
 
   /**
@@ -60,7 +59,7 @@ export class RunEngine {
     if (this.faults.usage) throw errors.usageUnavailable(this.faults.usage);
     const plan = this.workflows.plan(workflow.publishedVersionId)!;
     const cost = plan.estimate.costMinorUnits;
-    const account = this.accounts.account(this.accounts.user(userId)!.accountId)!;
+    const account = this.accounts.accountOf(userId)!;
     const available = account.allowanceMinorUnits - account.usedMinorUnits;
     if (cost > available) throw errors.allowanceExhausted(cost, Math.max(0, available));
     const runId = newId("run");
@@ -71,15 +70,11 @@ export class RunEngine {
         "INSERT INTO runs (id, workflow_id, version_id, owner_user_id, account_id, state, question, mock_case, reserved_minor_units, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)",
         [runId, workflowId, plan.id, userId, account.id, request.question ?? null, request.mockCase, cost, now, now],
       );
-      // Every node a row, from the version's plan, in one statement.
-      this.store.run(
-        "INSERT INTO run_nodes (run_id, position, node_id, kind, part_id, cost_minor_units, upstream, state) SELECT ?, key, value ->> '$.nodeId', value ->> '$.kind', value ->> '$.partId', value ->> '$.costMinorUnits', value -> '$.upstream', 'pending' FROM json_each(?)",
-        [runId, plan.nodesJson],
-      );
       if (key !== undefined)
         this.store.run("INSERT OR REPLACE INTO idempotency_keys (caller, key, fingerprint, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)", [userId, key, fingerprint, 200, JSON.stringify(body), now]);
     });
-    this.clock.schedule(0, () => this.advance(runId));
+    // A new run has no node row: its walk starts at position 0.
+    this.clock.schedule(0, () => this.advance(runId, 0));
     return { status: 200, body, replayed: false };
   }
 
@@ -108,9 +103,9 @@ export class RunEngine {
     if (run.state !== "held") throw errors.runNotHeld(runId, run.state);
     const now = this.clock.now();
     this.store.transaction(() => {
-      this.store.run("UPDATE run_nodes SET state = 'passed', delivered = 1, finished_at = ? WHERE run_id = ? AND state = 'held'", [ISO(now), runId]);
+      this.store.run("UPDATE run_nodes SET state = 'passed', delivered = 1, finished_at = ? WHERE run_id = ? AND state = 'held'", [isoTime(now), runId]);
       this.store.run("UPDATE runs SET state = 'running', updated_at = ? WHERE id = ?", [now, runId]);
-      this.step({ ...run, state: "running" }, this.walkNodes(runId), now);
+      this.step({ ...run, state: "running" }, this.nextPosition(runId), now);
     });
     return { ok: true, run: this.present(this.header(workflowId, runId)) };
   }
@@ -121,7 +116,8 @@ export class RunEngine {
     if (!OPEN_STATES.includes(run.state)) throw errors.runFinished(runId, run.state);
     const now = this.clock.now();
     this.store.transaction(() => {
-      this.store.run("UPDATE run_nodes SET state = 'cancelled', finished_at = ? WHERE run_id = ? AND state IN ('pending', 'running', 'held')", [ISO(now), runId]);
+      this.store.run("UPDATE run_nodes SET state = 'cancelled', finished_at = ? WHERE run_id = ? AND state IN ('running', 'held')", [isoTime(now), runId]);
+      this.cancelPending(run, this.nextPosition(runId), isoTime(now));
       this.finish(run, "cancelled", now);
     });
     return { ok: true, run: this.present(this.header(workflowId, runId)) };
@@ -147,11 +143,11 @@ export class RunEngine {
   }
 
   private present(run: RunRow): Run {
-    return presentRun(run, this.store.all(`SELECT ${NODE_VIEW_COLUMNS} FROM run_nodes WHERE run_id = ? ORDER BY position`, [run.id]).map(nodeViewOf));
+    return presentRun(run, this.plan(run).nodes, this.store.all(`SELECT ${NODE_VIEW_COLUMNS} FROM run_nodes WHERE run_id = ? ORDER BY position`, [run.id]));
   }
 
-  private walkNodes(runId: string): WalkNode[] {
-    return this.store.all(`SELECT ${WALK_COLUMNS} FROM run_nodes WHERE run_id = ? ORDER BY position`, [runId]).map(walkNodeOf);
+  private plan(run: RunRow): VersionPlan {
+    return this.workflows.plan(run.versionId)!;
   }
 
   private openRun(runId: string): RunRow | undefined {
@@ -159,56 +155,73 @@ export class RunEngine {
     return row && runOf(row);
   }
 
+  /** The position of the first node still pending: the nodes before it all have their rows. */
+  private nextPosition(runId: string): number {
+    const last = this.store.get("SELECT position FROM run_nodes WHERE run_id = ? ORDER BY position DESC LIMIT 1", [runId]);
+    return last ? integer(last, "position") + 1 : 0;
+  }
+
+  /** The positions whose result is below the floor, and whether each was delivered. */
+  private belowFloor(runId: string): Map<number, boolean> {
+    return new Map(this.store.all("SELECT position, delivered FROM run_nodes WHERE run_id = ? AND below_floor = 1", [runId]).map((row) => [integer(row, "position"), integer(row, "delivered") === 1]));
+  }
+
   /** A timer's step: moves a run forward as far as it can go without waiting. */
-  private advance(runId: string): void {
+  private advance(runId: string, next?: number): void {
     const run = this.openRun(runId);
     if (!run || (run.state !== "queued" && run.state !== "running")) return;
-    const nodes = this.walkNodes(runId);
-    this.store.transaction(() => this.step(run, nodes, this.clock.now()));
+    this.store.transaction(() => this.step(run, next ?? this.nextPosition(runId), this.clock.now()));
   }
 
   /**
-   * Inside a transaction: through triggers, gates and destinations, up to the next part (which
-   * is started, and finishes after its delay), a held gate, or the end. `nodes` are the run's
-   * as they stand, kept up to date here.
+   * Inside a transaction: from the first pending node (`next`; every node before it succeeded
+   * or passed), through triggers, gates and destinations, up to the next part (which is
+   * started, and finishes after its delay), a held gate, or the end. Each node it reaches gets
+   * its row.
    */
-  private step(run: RunRow, nodes: WalkNode[], now: number): void {
-    const byId = new Map(nodes.map((node) => [node.nodeId, node]));
+  private step(run: RunRow, next: number, now: number): void {
+    const plan = this.plan(run);
+    let below: Map<number, boolean> | undefined; // read when a gate needs it
     let state: RunState = "running";
-    let startedPart: WalkNode | undefined;
-    for (const node of nodes) {
-      if (node.state !== "pending") continue;
-      const inputs = (JSON.parse(node.upstreamJson) as string[]).map((id) => byId.get(id)!);
-      if (inputs.some((input) => input.state !== "succeeded" && input.state !== "passed")) break;
+    let position = next;
+    for (; position < plan.nodes.length; position++) {
+      const node = plan.nodes[position]!;
+      const inputs = plan.inputs[position]!;
       if (node.kind === "part") {
-        node.state = "running";
-        this.store.run("UPDATE run_nodes SET state = 'running', started_at = ? WHERE run_id = ? AND position = ?", [ISO(now), run.id, node.position]);
-        startedPart = node;
+        this.insertNode(run.id, position, node, "running", null, false, isoTime(now), null);
+        const part = position;
+        this.clock.schedule(partDelayMs(this.mocks, node.partId), () => this.completePart(run.id, part));
         break;
       }
       // Triggers, gates and destinations pass their inputs' outputs on.
       const output = this.mergedOutput(run.id, inputs);
-      if (node.kind === "gate" && inputs.some((input) => input.belowFloor && !input.delivered)) {
-        node.state = "held";
-        node.belowFloor = true;
-        this.store.run(SET_NODE, ["held", output, 1, null, ISO(now), null, run.id, node.position]);
+      if (node.kind === "gate" && inputs.some((input) => (below ??= this.belowFloor(run.id)).get(input) === false)) {
+        this.insertNode(run.id, position, node, "held", output, true, isoTime(now), null);
         state = "held";
         break;
       }
-      node.state = node.kind === "gate" ? "passed" : "succeeded";
-      this.store.run(SET_NODE, [node.state, output, 0, null, ISO(now), ISO(now), run.id, node.position]);
+      this.insertNode(run.id, position, node, node.kind === "gate" ? "passed" : "succeeded", output, false, isoTime(now), isoTime(now));
     }
-    if (nodes.every((node) => node.state === "succeeded" || node.state === "passed")) this.finish(run, "succeeded", now);
+    if (position >= plan.nodes.length) this.finish(run, "succeeded", now);
     else this.store.run("UPDATE runs SET state = ?, updated_at = ? WHERE id = ?", [state, now, run.id]);
-    if (startedPart) {
-      const position = startedPart.position;
-      this.clock.schedule(partDelayMs(this.mocks, startedPart.partId ?? undefined), () => this.completePart(run.id, position));
-    }
+  }
+
+  private insertNode(runId: string, position: number, node: PlannedNode, state: NodeState, output: string | null, belowFloor: boolean, startedAt: string | null, finishedAt: string | null): void {
+    this.store.run(
+      "INSERT INTO run_nodes (run_id, position, node_id, kind, part_id, cost_minor_units, state, output, below_floor, started_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      [runId, position, node.nodeId, node.kind, node.partId ?? null, node.costMinorUnits, state, output, belowFloor ? 1 : 0, startedAt, finishedAt],
+    );
+  }
+
+  /** The pending nodes from `next` on, cancelled: they get their rows (finished at `finishedAt` when the run was cancelled, unfinished when it failed). */
+  private cancelPending(run: RunRow, next: number, finishedAt: string | null): void {
+    const nodes = this.plan(run).nodes;
+    for (let position = next; position < nodes.length; position++) this.insertNode(run.id, position, nodes[position]!, "cancelled", null, false, null, finishedAt);
   }
 
   /** The inputs' outputs merged (later inputs win), as JSON; one input's is passed on as it is stored. */
-  private mergedOutput(runId: string, inputs: WalkNode[]): string {
-    const outputs = inputs.map((input) => this.store.get("SELECT output FROM run_nodes WHERE run_id = ? AND position = ?", [runId, input.position])?.output ?? null);
+  private mergedOutput(runId: string, inputs: readonly number[]): string {
+    const outputs = inputs.map((input) => this.store.get("SELECT output FROM run_nodes WHERE run_id = ? AND position = ?", [runId, input])?.output ?? null);
     if (outputs.length === 1 && typeof outputs[0] === "string" && outputs[0].startsWith("{")) return outputs[0];
     return JSON.stringify(Object.assign({}, ...outputs.map((output) => (typeof output === "string" ? (JSON.parse(output) as unknown) : {}))));
   }
@@ -216,33 +229,44 @@ export class RunEngine {
   private completePart(runId: string, position: number): void {
     const run = this.openRun(runId);
     if (!run || run.state !== "running") return;
-    const nodes = this.walkNodes(runId);
-    const node = nodes.find((candidate) => candidate.position === position);
-    if (!node || node.state !== "running") return;
+    // The part's row, and those of results below the floor (which make its own below the floor).
+    const rows = this.store.all("SELECT position, state, below_floor FROM run_nodes WHERE run_id = ? AND (position = ? OR below_floor = 1)", [runId, position]);
+    const own = rows.find((row) => integer(row, "position") === position);
+    if (!own || text(own, "state") !== "running") return;
+    const below = new Set(rows.filter((row) => integer(row, "below_floor") === 1).map((row) => integer(row, "position")));
     const now = this.clock.now();
-    const subjects = this.workflows.plan(run.versionId)?.subjects.get(node.nodeId) ?? [];
-    const upstream = JSON.parse(node.upstreamJson) as string[];
-    const part = { nodeId: node.nodeId, partId: node.partId ?? undefined, upstream };
+    const plan = this.plan(run);
+    const node = plan.nodes[position]!;
+    const subjects = plan.subjects.get(node.nodeId) ?? [];
     const fail = (failure: { code: string; message: string }, output: unknown) => {
-      node.state = "failed";
-      this.store.run(SET_NODE, ["failed", output === undefined ? null : JSON.stringify(output), 0, JSON.stringify(failure), null, ISO(now), runId, position]);
-      this.store.run("UPDATE run_nodes SET state = 'cancelled' WHERE run_id = ? AND state = 'pending'", [runId]);
+      this.store.run("UPDATE run_nodes SET state = 'failed', output = ?, failure = ?, finished_at = ? WHERE run_id = ? AND position = ?", [
+        output === undefined ? null : JSON.stringify(output),
+        JSON.stringify(failure),
+        isoTime(now),
+        runId,
+        position,
+      ]);
+      this.cancelPending(run, position + 1, null);
       this.finish(run, "failed", now);
     };
     this.store.transaction(() => {
       // A terminal part against a subject the service does not hold fails before any mock answers.
-      const unrunnable = subjectFailure(part, subjects, this.catalogue.subjectsById, this.catalogue.hasSubjectTable);
+      const unrunnable = subjectFailure(node, subjects, this.catalogue.subjectsById, this.catalogue.hasSubjectTable);
       if (unrunnable) return fail({ code: unrunnable.code, message: unrunnable.message }, { unrunnableSubjects: unrunnable.unrunnable });
-      const response = mockResponseFor(this.mocks, run.mockCase, part, (target) => this.countCall(run.mockCase, target), this.catalogue.catalogue, subjects);
+      const response = mockResponseFor(this.mocks, run.mockCase, node, (target) => this.countCall(run.mockCase, target), this.catalogue.catalogue, subjects);
       if ("failure" in response) return fail({ code: response.failure.code, message: response.failure.message ?? `part ${node.partId} failed (${response.failure.code})` }, undefined);
-      const byId = new Map(nodes.map((other) => [other.nodeId, other]));
-      node.state = "succeeded";
-      node.belowFloor = "belowFloor" in response || upstream.some((id) => byId.get(id)?.belowFloor);
+      const belowFloor = "belowFloor" in response || plan.inputs[position]!.some((input) => below.has(input));
       const output = "value" in response ? response.value : response.belowFloor;
-      this.store.run(SET_NODE, ["succeeded", JSON.stringify(output), node.belowFloor ? 1 : 0, null, null, ISO(now), runId, position]);
+      this.store.run("UPDATE run_nodes SET state = 'succeeded', output = ?, below_floor = ?, finished_at = ? WHERE run_id = ? AND position = ?", [
+        JSON.stringify(output),
+        belowFloor ? 1 : 0,
+        isoTime(now),
+        runId,
+        position,
+      ]);
       this.store.run("UPDATE runs SET drawn_minor_units = drawn_minor_units + ?, updated_at = ? WHERE id = ?", [node.costMinorUnits, now, runId]);
       // The next step in the same transaction: one journal line per finished part.
-      this.step(run, nodes, now);
+      this.step(run, position + 1, now);
     });
   }
 

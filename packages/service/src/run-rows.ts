@@ -1,15 +1,16 @@
 /**
  * The run tables' rows: `runs` (a run's header: who, what, usage, state) and `run_nodes` (one
- * row a node: its state, output and charge), with their typed mappers and the wire shapes made
- * from them. Each read selects the columns its answer needs: a run list reads no node, the walk
- * reads no output, and only the polled run parses outputs, which it returns.
+ * row a node, from the moment it leaves `pending`: its state, output and charge), with their
+ * typed mappers and the wire shapes made from them. Each read selects the columns its answer
+ * needs: a run list reads no node, the walk reads what it passes on, and only the polled run
+ * parses outputs, which it returns.
  */
 import type { NodeState, Run, RunNodeView, RunSummary } from "@wfkit/client";
 import { RUN_HOST, type RunState } from "./policy.js";
-import { flag, integer, optionalInteger, optionalText, text } from "./rows.js";
+import { flag, integer, isoTime, optionalInteger, optionalText, text } from "./rows.js";
+import type { PlannedNode } from "./runs.js";
 import type { Row } from "./store.js";
 
-const ISO = (ms: number) => new Date(ms).toISOString();
 
 // ---- runs -----------------------------------------------------------------------------------
 
@@ -66,45 +67,15 @@ export function summaryOf(row: Row): RunSummary {
     versionId: text(row, "version_id"),
     state: text(row, "state") as RunState,
     question: optionalText(row, "question"),
-    createdAt: ISO(integer(row, "created_at")),
-    updatedAt: ISO(integer(row, "updated_at")),
-    finishedAt: finishedAt === null ? null : ISO(finishedAt),
+    createdAt: isoTime(integer(row, "created_at")),
+    updatedAt: isoTime(integer(row, "updated_at")),
+    finishedAt: finishedAt === null ? null : isoTime(finishedAt),
   };
 }
 
 // ---- run_nodes ------------------------------------------------------------------------------
 
-/** A node as the walk reads it: everything but its output and failure (WALK_COLUMNS). */
-export interface WalkNode {
-  position: number;
-  nodeId: string;
-  kind: RunNodeView["kind"];
-  partId: string | null;
-  costMinorUnits: number;
-  /** The ids of the nodes it waits on, as stored (JSON); parsed only for a node the walk reaches. */
-  upstreamJson: string;
-  state: NodeState;
-  belowFloor: boolean;
-  delivered: boolean;
-}
-
-export const WALK_COLUMNS = "position, node_id, kind, part_id, cost_minor_units, upstream, state, below_floor, delivered";
-
-export function walkNodeOf(row: Row): WalkNode {
-  return {
-    position: integer(row, "position"),
-    nodeId: text(row, "node_id"),
-    kind: text(row, "kind") as RunNodeView["kind"],
-    partId: optionalText(row, "part_id"),
-    costMinorUnits: integer(row, "cost_minor_units"),
-    upstreamJson: text(row, "upstream"),
-    state: text(row, "state") as NodeState,
-    belowFloor: flag(row, "below_floor"),
-    delivered: flag(row, "delivered"),
-  };
-}
-
-export const NODE_VIEW_COLUMNS = "node_id, kind, part_id, cost_minor_units, state, output, below_floor, failure, delivered, started_at, finished_at";
+export const NODE_VIEW_COLUMNS = "position, node_id, kind, part_id, cost_minor_units, state, output, below_floor, failure, delivered, started_at, finished_at";
 
 /** A node as the polled run shows it (NODE_VIEW_COLUMNS): its output and failure parsed, since they are returned. */
 export function nodeViewOf(row: Row): RunNodeView {
@@ -126,17 +97,28 @@ export function nodeViewOf(row: Row): RunNodeView {
   return view;
 }
 
-/** The polled run: its state, usage, every node's state and output, and a child run per part. */
-export function presentRun(run: RunRow, nodes: RunNodeView[]): Run {
+/** A node that has no row yet: pending, as its version's plan has it. */
+export function pendingView(node: PlannedNode): RunNodeView {
+  return { nodeId: node.nodeId, kind: node.kind, ...(node.partId !== undefined ? { partId: node.partId } : {}), costMinorUnits: node.costMinorUnits, state: "pending" };
+}
+
+/**
+ * The polled run: its state, usage, every node's state and output, and a child run per part.
+ * `rows` are the nodes that have left `pending` (NODE_VIEW_COLUMNS, by position); the others
+ * are the plan's.
+ */
+export function presentRun(run: RunRow, plan: readonly PlannedNode[], rows: readonly Row[]): Run {
+  const nodes = plan.map(pendingView);
+  for (const row of rows) nodes[integer(row, "position")] = nodeViewOf(row);
   return {
     runId: run.id,
     workflowId: run.workflowId,
     versionId: run.versionId,
     state: run.state,
     question: run.question,
-    createdAt: ISO(run.createdAt),
-    updatedAt: ISO(run.updatedAt),
-    finishedAt: run.finishedAt === null ? null : ISO(run.finishedAt),
+    createdAt: isoTime(run.createdAt),
+    updatedAt: isoTime(run.updatedAt),
+    finishedAt: run.finishedAt === null ? null : isoTime(run.finishedAt),
     host: RUN_HOST,
     mockCase: run.mockCase,
     estimate: { costMinorUnits: run.reservedMinorUnits },

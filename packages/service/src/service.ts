@@ -13,7 +13,7 @@ import { defaultCatalogue, type Catalogue } from "@wfkit/core";
 import type { CreateWorkflowResponse, PartsResponse, PublishResponse, ResolveSubjectsResponse, Run, RunChangeResponse, RunListResponse, SaveVersionResponse, ValidateDefinitionResponse } from "@wfkit/client";
 import { Accounts, type AccountChange, type IssuedAlertToken, type IssuedKey } from "./accounts.js";
 import { Authenticator, newSecret } from "./auth.js";
-import { CatalogueService, type Faults } from "./catalogue.js";
+import { CatalogueService, type FaultSwitches } from "./catalogue.js";
 import { Clock } from "./clock.js";
 import { DEFAULT_SEED, type MockFile, type Seed } from "./files.js";
 import type { RunFilter } from "./policy.js";
@@ -25,7 +25,7 @@ import { Store } from "./store.js";
 import { Workflows, type WorkflowRow } from "./workflows.js";
 
 export type { Account, User } from "./rows.js";
-export type { Faults } from "./catalogue.js";
+export type { FaultSwitches } from "./catalogue.js";
 export type { IssuedAlertToken, IssuedKey } from "./accounts.js";
 export type { WorkflowRow } from "./workflows.js";
 
@@ -48,7 +48,7 @@ export class WorkflowsService {
   readonly mocks: MockFile;
   readonly adminToken: string;
   readonly auth: Authenticator;
-  readonly faults: Faults = { usage: null, resolverDown: false };
+  readonly faults: FaultSwitches = { usage: null, resolverDown: false };
   /** The Consumer Signals API: alerts, views, alert tokens, the AI limit. */
   readonly signals: SignalsService;
   private readonly identity: Accounts;

@@ -89,7 +89,7 @@ export class Store {
    * per text for the life of the store. `db.export()` frees every statement; `exportBytes`
    * forgets them first.
    */
-  private readonly prepared = new Map<string, Prepared>();
+  private readonly prepared = new Map<string, { statement: Prepared; names: string[] | undefined }>();
 
   private constructor(
     private readonly db: Database,
@@ -160,18 +160,19 @@ export class Store {
     if (this.failure) throw this.failure;
     if (this.statements) return body(); // nested: part of the enclosing transaction
     this.statements = [];
-    this.db.exec("BEGIN");
+    this.step("BEGIN");
     try {
       const result = body();
-      if (this.statements.length > 0) {
+      // Numbered for the journal's replay; a store in memory has no journal.
+      if (this.statements.length > 0 && this.file !== undefined) {
         this.sequence++;
         this.setMeta("sequence", String(this.sequence));
         this.appendJournal(this.statements);
       }
-      this.db.exec("COMMIT");
+      this.step("COMMIT");
       return result;
     } catch (error) {
-      this.db.exec("ROLLBACK");
+      this.step("ROLLBACK");
       this.sequence = Number(this.metaValue("sequence") ?? 0);
       throw error;
     } finally {
@@ -180,10 +181,20 @@ export class Store {
     }
   }
 
+  /** Runs a statement without parameters or rows (BEGIN, COMMIT), prepared once. */
+  private step(sql: string): void {
+    const { statement } = this.statement(sql);
+    try {
+      statement.step();
+    } finally {
+      statement.reset();
+    }
+  }
+
   /** A statement that changes data; must run inside `transaction`. */
   run(sql: string, params: SqlValue[] = []): void {
     if (!this.statements) throw new Error("Store.run outside a transaction");
-    const statement = this.statement(sql);
+    const { statement } = this.statement(sql);
     try {
       statement.bind(params);
       statement.step();
@@ -194,11 +205,13 @@ export class Store {
   }
 
   all(sql: string, params: SqlValue[] = []): Row[] {
-    const statement = this.statement(sql);
+    const prepared = this.statement(sql);
+    const { statement } = prepared;
     try {
       statement.bind(params);
       const rows: Row[] = [];
-      while (statement.step()) rows.push(statement.getAsObject());
+      // The column names once a statement, not once a row as `getAsObject` reads them.
+      while (statement.step()) rows.push(asRow((prepared.names ??= statement.getColumnNames()), statement.get()));
       return rows;
     } finally {
       statement.reset();
@@ -206,34 +219,43 @@ export class Store {
   }
 
   get(sql: string, params: SqlValue[] = []): Row | undefined {
-    const statement = this.statement(sql);
+    const prepared = this.statement(sql);
+    const { statement } = prepared;
     try {
       statement.bind(params);
-      return statement.step() ? statement.getAsObject() : undefined;
+      return statement.step() ? asRow((prepared.names ??= statement.getColumnNames()), statement.get()) : undefined;
     } finally {
       statement.reset();
     }
   }
 
-  /** The prepared statement for `sql`, made on first use; the least recently made is freed past MAX_PREPARED. */
-  private statement(sql: string): Prepared {
-    let statement = this.prepared.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
+  /**
+   * The prepared statement for `sql` and its result's column names (known once it has given a
+   * row), made on first use; the least recently made is freed past MAX_PREPARED. The schema
+   * changes only in `migrate`, which forgets them all, so the names stay right.
+   */
+  private statement(sql: string): { statement: Prepared; names: string[] | undefined } {
+    let prepared = this.prepared.get(sql);
+    if (!prepared) {
+      prepared = { statement: this.db.prepare(sql), names: undefined };
       if (this.prepared.size >= MAX_PREPARED) {
-        const [oldest, kept] = this.prepared.entries().next().value as [string, Prepared];
-        kept.free();
+        const [oldest, kept] = this.prepared.entries().next().value as [string, { statement: Prepared }];
+        kept.statement.free();
         this.prepared.delete(oldest);
       }
-      this.prepared.set(sql, statement);
+      this.prepared.set(sql, prepared);
     }
-    return statement;
+    return prepared;
+  }
+
+  private forgetStatements(): void {
+    for (const { statement } of this.prepared.values()) statement.free();
+    this.prepared.clear();
   }
 
   /** The database's bytes. sql.js's `export()` frees every prepared statement, so they are forgotten first. */
   private exportBytes(): Uint8Array {
-    for (const statement of this.prepared.values()) statement.free();
-    this.prepared.clear();
+    this.forgetStatements();
     return this.db.export();
   }
 
@@ -323,6 +345,8 @@ export class Store {
         this.setMeta("schema_version", String(version));
       });
     }
+    // Statements prepared before a migration may name columns it changed.
+    if (from < MIGRATIONS.length) this.forgetStatements();
     // A migration that deletes a secret leaves its bytes in freed pages until the database
     // is rebuilt; the snapshot written next is the rebuilt one.
     let vacuum = false;
@@ -442,6 +466,12 @@ export class Store {
     if (this.journalFd !== undefined) closeSync(this.journalFd);
     this.journalFd = undefined;
   }
+}
+
+function asRow(names: readonly string[], values: readonly SqlValue[]): Row {
+  const row: Row = {};
+  for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]!;
+  return row;
 }
 
 function configure(db: Database): Database {

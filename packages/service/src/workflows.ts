@@ -11,11 +11,10 @@ import type { CreateWorkflowResponse, PublishResponse, SaveVersionResponse } fro
 import type { Accounts } from "./accounts.js";
 import type { Clock } from "./clock.js";
 import { errors } from "./errors.js";
-import { optionalText, text } from "./rows.js";
+import { isoTime, optionalText, text } from "./rows.js";
 import { planRun, subjectsByNode, type PlannedNode } from "./runs.js";
 import type { Row, Store } from "./store.js";
 
-const ISO = (ms: number) => new Date(ms).toISOString();
 const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
 /** Versions whose plan is kept; a run of another is planned from its row again. */
 const PLANS_KEPT = 256;
@@ -43,10 +42,10 @@ function workflowOf(row: Row): WorkflowRow {
 export interface VersionPlan {
   id: string;
   estimate: Estimate;
-  /** The nodes in walking order. */
+  /** The nodes in walking order: a node's position in a run is its index here. */
   nodes: readonly PlannedNode[];
-  /** `nodes` as the JSON array the run-start statement expands into `run_nodes` rows. */
-  nodesJson: string;
+  /** Each node's inputs, as positions (all before its own). */
+  inputs: readonly (readonly number[])[];
   /** Each terminal part's subjects' canonical ids, by node id. */
   subjects: ReadonlyMap<string, string[]>;
 }
@@ -73,11 +72,13 @@ export class Workflows {
       "SELECT w.id, w.name, w.owner_user_id, w.published_version_id, u.organisation_id FROM workflows w JOIN users u ON u.id = w.owner_user_id WHERE w.id = ?",
       [workflowId],
     );
-    const caller = this.accounts.user(userId);
-    if (!row || !caller) throw errors.workflowNotFound(workflowId);
+    if (!row) throw errors.workflowNotFound(workflowId);
     const workflow = workflowOf(row);
-    const sameOrganisation = caller.organisationId !== null && caller.organisationId === workflow.ownerOrganisationId;
-    if (workflow.ownerUserId !== userId && !sameOrganisation) throw errors.workflowNotFound(workflowId);
+    // Its owner is a user (the join found them); anyone else must be of the owner's organisation.
+    if (workflow.ownerUserId === userId) return workflow;
+    const caller = this.accounts.user(userId);
+    const sameOrganisation = caller !== undefined && caller.organisationId !== null && caller.organisationId === workflow.ownerOrganisationId;
+    if (!sameOrganisation) throw errors.workflowNotFound(workflowId);
     return workflow;
   }
 
@@ -96,7 +97,7 @@ export class Workflows {
     this.store.transaction(() =>
       this.store.run("INSERT INTO versions (id, workflow_id, body, estimate, created_at) VALUES (?, ?, ?, ?, ?)", [id, workflowId, JSON.stringify(body), JSON.stringify(result.estimate), now]),
     );
-    return { version: { id, workflowId, published: false, estimate: result.estimate, createdAt: ISO(now) } };
+    return { version: { id, workflowId, published: false, estimate: result.estimate, createdAt: isoTime(now) } };
   }
 
   publish(userId: string, workflowId: string, versionId: string): PublishResponse {
@@ -107,7 +108,7 @@ export class Workflows {
       this.store.run("UPDATE versions SET published_at = ? WHERE id = ?", [now, versionId]);
       this.store.run("UPDATE workflows SET published_version_id = ? WHERE id = ?", [versionId, workflowId]);
     });
-    return { ok: true, workflow: { id: workflowId, publishedVersionId: versionId }, version: { id: versionId, published: true, publishedAt: ISO(now) } };
+    return { ok: true, workflow: { id: workflowId, publishedVersionId: versionId }, version: { id: versionId, published: true, publishedAt: isoTime(now) } };
   }
 
   /** What runs of a version need of it; undefined when there is no such version. */
@@ -120,7 +121,9 @@ export class Workflows {
     const estimate = JSON.parse(text(row, "estimate")) as Estimate;
     const nodes = planRun(body, estimate);
     const subjects = subjectsByNode(body);
-    const plan: VersionPlan = { id: versionId, estimate, nodes, nodesJson: JSON.stringify(nodes), subjects };
+    const position = new Map(nodes.map((node, i) => [node.nodeId, i]));
+    const inputs = nodes.map((node) => node.upstream.map((id) => position.get(id)!));
+    const plan: VersionPlan = { id: versionId, estimate, nodes, inputs, subjects };
     if (this.plans.size >= PLANS_KEPT) this.plans.delete(this.plans.keys().next().value as string);
     this.plans.set(versionId, plan);
     return plan;
