@@ -47,7 +47,8 @@ export interface ConfigProblem extends TextPlace {
 /** Refused: `problems` in the order of the text (at least one); `problem` is the first. */
 export type ConfigParse = { ok: true; settings: ConfigSettings } | { ok: false; problem: ConfigProblem; problems: ConfigProblem[] };
 
-class Refusal {
+/** A mistake at an offset of the config's text, before its line and column are worked out. */
+class OffsetProblem {
   constructor(
     readonly offset: number,
     readonly message: string,
@@ -55,16 +56,16 @@ class Refusal {
 }
 
 export function parseConfigText(text: string): ConfigParse {
-  const refusals: Refusal[] = [];
+  const found: OffsetProblem[] = [];
   let settings: ConfigSettings;
   try {
-    settings = readConfig(text, (refusal) => refusals.push(refusal));
+    settings = readConfig(text, (problem) => found.push(problem));
   } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    refusals.push(error);
+    if (!(error instanceof OffsetProblem)) throw error;
+    found.push(error);
   }
-  if (!refusals.length) return { ok: true, settings: settings! };
-  const problems = refusals.map((refusal) => ({ ...lineColumnAt(text, refusal.offset), message: refusal.message }));
+  if (!found.length) return { ok: true, settings: settings! };
+  const problems = found.map((problem) => ({ ...lineColumnAt(text, problem.offset), message: problem.message }));
   return { ok: false, problem: problems[0]!, problems };
 }
 
@@ -74,32 +75,32 @@ export function parseConfigText(text: string): ConfigParse {
  * nothing further to judge). Syntax errors are all reported, and then nothing else: the
  * tree around them is a guess.
  */
-function readConfig(text: string, refuse: (refusal: Refusal) => void): ConfigSettings {
+function readConfig(text: string, refuse: (problem: OffsetProblem) => void): ConfigSettings {
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
     root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   } catch (error) {
     // jsonc-parser recurses per nesting level; thousands of levels overflow the stack.
-    if (error instanceof RangeError) throw new Refusal(0, "not valid JSON (nested too deeply to read)");
+    if (error instanceof RangeError) throw new OffsetProblem(0, "not valid JSON (nested too deeply to read)");
     throw error;
   }
   if (errors.length) {
-    for (const error of errors) refuse(new Refusal(error.offset, `not valid JSON (${printParseErrorCode(error.error)})`));
+    for (const error of errors) refuse(new OffsetProblem(error.offset, `not valid JSON (${printParseErrorCode(error.error)})`));
     return { severity: new Map(), ignore: [] };
   }
-  if (!root || root.type !== "object") throw new Refusal(root?.offset ?? 0, "must hold a JSON object");
+  if (!root || root.type !== "object") throw new OffsetProblem(root?.offset ?? 0, "must hold a JSON object");
 
   const settings: { catalogue?: string; severity: Map<string, SeveritySetting>; ignore: string[]; baseUrl?: string } = { severity: new Map(), ignore: [] };
   for (const [key, keyNode, value] of membersOf(root)) {
     if (!CONFIG_KEY_SET.has(key)) {
       const close = keySuggester.closest(key, CONFIG_KEYS);
-      refuse(new Refusal(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore, baseUrl)`));
+      refuse(new OffsetProblem(keyNode.offset, `unknown key ${quotedName(key)}${close ? `; did you mean \`${close}\`?` : ""} (a config may have: catalogue, severity, ignore, baseUrl)`));
     } else if (key === "catalogue") {
-      if (value.type !== "string" || value.value === "") refuse(new Refusal(value.offset, "`catalogue` must be the path of a catalogue file, relative to the config"));
+      if (value.type !== "string" || value.value === "") refuse(new OffsetProblem(value.offset, "`catalogue` must be the path of a catalogue file, relative to the config"));
       else settings.catalogue = value.value as string;
     } else if (key === "severity") {
-      if (value.type !== "object") refuse(new Refusal(value.offset, '`severity` must be an object such as {"dead-end": "off"}'));
+      if (value.type !== "object") refuse(new OffsetProblem(value.offset, '`severity` must be an object such as {"dead-end": "off"}'));
       else {
         settings.severity = new Map();
         for (const [code, codeNode, setting] of membersOf(value)) {
@@ -108,17 +109,17 @@ function readConfig(text: string, refuse: (refusal: Refusal) => void): ConfigSet
         }
       }
     } else if (key === "ignore") {
-      if (value.type !== "array") refuse(new Refusal(value.offset, '`ignore` must be an array of glob patterns such as ["drafts/**"]'));
+      if (value.type !== "array") refuse(new OffsetProblem(value.offset, '`ignore` must be an array of glob patterns such as ["drafts/**"]'));
       else {
         settings.ignore = [];
         for (const pattern of value.children ?? []) {
-          if (pattern.type !== "string" || pattern.value === "") refuse(new Refusal(pattern.offset, 'each `ignore` entry must be a glob pattern (a non-empty string) such as "drafts/**"'));
+          if (pattern.type !== "string" || pattern.value === "") refuse(new OffsetProblem(pattern.offset, 'each `ignore` entry must be a glob pattern (a non-empty string) such as "drafts/**"'));
           else settings.ignore.push(pattern.value as string);
         }
       }
     } else if (key === "baseUrl") {
       if (value.type !== "string" || !isServiceUrl(value.value as string))
-        refuse(new Refusal(value.offset, '`baseUrl` must be the http or https address of the Workflows API, such as "https://example.test" (no query or fragment)'));
+        refuse(new OffsetProblem(value.offset, '`baseUrl` must be the http or https address of the Workflows API, such as "https://example.test" (no query or fragment)'));
       else settings.baseUrl = value.value as string;
     }
   }
@@ -133,20 +134,20 @@ export function isServiceUrl(text: string): boolean {
 }
 
 /** A code's setting, or undefined after handing its mistake to `refuse`. */
-function severitySetting(code: string, codeNode: Node, setting: Node, refuse: (refusal: Refusal) => void): SeveritySetting | undefined {
+function severitySetting(code: string, codeNode: Node, setting: Node, refuse: (problem: OffsetProblem) => void): SeveritySetting | undefined {
   const defaultSeverity = defaultSeverityOf(code);
   if (!defaultSeverity) {
     const close = closestCode(code);
-    refuse(new Refusal(codeNode.offset, `\`severity\` names ${quotedName(code)}, which is not a wfkit fault code${close ? `; did you mean \`${close}\`?` : ` (${someWarnings()})`}`));
+    refuse(new OffsetProblem(codeNode.offset, `\`severity\` names ${quotedName(code)}, which is not a wfkit fault code${close ? `; did you mean \`${close}\`?` : ` (${someWarnings()})`}`));
     return undefined;
   }
   if (setting.type !== "string" || !SEVERITY_SETTINGS.has(setting.value as string)) {
-    refuse(new Refusal(setting.offset, `\`severity.${code}\` must be "off", "warning" or "error"`));
+    refuse(new OffsetProblem(setting.offset, `\`severity.${code}\` must be "off", "warning" or "error"`));
     return undefined;
   }
   if (defaultSeverity === "error" && setting.value !== "error") {
     refuse(
-      new Refusal(
+      new OffsetProblem(
         setting.offset,
         `\`severity.${code}\` cannot be "${setting.value as string}": \`${code}\` is an error, and the service refuses such a graph whatever wfkit says; only warnings can be configured`,
       ),
