@@ -1,7 +1,7 @@
 /**
  * The file functions the CLI awaits, without loading `node:fs/promises` at start-up: that
- * module brings about ten more of Node's internal modules (file handles, directory streams,
- * watchers, readline's interface), 15–19 M instructions, about 3% of `wfkit check small.wf`.
+ * module brings more of Node's internal modules (file handles, directory streams, watchers,
+ * readline's interface), whose cost at start-up docs/performance.md measures.
  * What every `check` calls is the callback API (`node:fs`, which every run has loaded)
  * promisified; the rest reach `fs.promises` on their first call, so a run that writes no file
  * never loads it. (The CLI is bundled as CommonJS, where `fs.promises` is read at the call,

@@ -116,7 +116,8 @@ export function descriptorOutput(fd: number, openStream: () => NodeJS.WriteStrea
  * Whether output to this file could be a terminal. Only a character device can be one, and
  * the null device never is. Telling these apart with `fstat` spares output to a pipe, a file
  * (a CI log, a hook) or `/dev/null` the stream: making one loads Node's stream and TTY
- * modules, about 5% of a short run. Any other character device is asked through the stream.
+ * modules, a measurable share of a short run (docs/performance.md). Any other character device
+ * is asked through the stream.
  */
 function mayBeTerminal(file: Stats | undefined): boolean {
   if (file?.isCharacterDevice() !== true) return false;

@@ -14,8 +14,8 @@
  */
 export const MAX_JSON_DEPTH = 2_000;
 
-// Formatted on first need: `toLocaleString` costs about 0.1 ms a call (and loads ICU's number
-// formatting the first time), and error-dense text can ask for this message once per literal.
+// Formatted on first need and once: `toLocaleString` is slow (it loads ICU's number formatting
+// the first time), and error-dense text can ask for this message once per literal.
 let maxDepthText: string | undefined;
 
 /** Why a value nested past `MAX_JSON_DEPTH` is refused (`source`: "a JSON file", "a JSON literal"). */

@@ -24,8 +24,8 @@ const CHUNK_SIZE = 1 << 20;
 
 /**
  * The document of formatJson, byte for byte, in pieces of about 1 MB, made as they are
- * written: a million faults make more text than one JavaScript string can hold (about
- * 512 MB), which used to end in an internal error, and holding all the pieces at once would
+ * written: a million faults make more text than one JavaScript string can hold (V8's
+ * string limit), and holding all the pieces at once would
  * exhaust the heap. The skeleton is stringified with a placeholder for each file's faults,
  * then each fault is stringified alone and indented to its place. Characters a terminal would
  * obey that JSON leaves raw (C1, line separators) are written as `\u` escapes (printable.ts).

@@ -1,7 +1,7 @@
 import { defineRule } from "./rule.js";
 import { nodeName } from "./describe.js";
 
-/** 2^53 - 1 written out; formatted when a message needs it, since loading number formatting at start-up costs every process about 15 ms. */
+/** 2^53 - 1 written out; formatted when a message needs it, since loading number formatting at start-up would cost every process (docs/performance.md). */
 const limitText = (): string => Number.MAX_SAFE_INTEGER.toLocaleString("en");
 
 export default defineRule({
