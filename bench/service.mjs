@@ -9,6 +9,9 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Store } from "../packages/service/dist/index.js";
+import { benchServiceHttp, printServiceHttp, serviceHttpGoals } from "./service-http.mjs";
+
+export { serviceHttpGoals };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bin = path.join(root, "packages/cli/bin/wfkit.cjs");
@@ -131,7 +134,9 @@ export async function benchService() {
     const starts = await runStarts(directory);
     console.log("\n## Service: run starts over loopback, `wfkit serve --db` (every start durable before its answer)");
     console.table([starts]);
-    return { writes, runStarts: starts };
+    const http = await benchServiceHttp();
+    printServiceHttp(http);
+    return { writes, runStarts: starts, http };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
