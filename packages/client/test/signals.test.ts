@@ -1,11 +1,17 @@
 /**
- * The Consumer Signals client against a loopback HTTP server that implements the reference
- * (./signals-server.ts): every endpoint with its parameters, defaults and credential; every
- * parameter check, made before anything is sent; refusals; and the AI endpoints' shared
- * limit, on a virtual clock that the server's limiter and the client's waits share.
+ * The Consumer Signals client against the service's own API (`@wfkit/service`'s app,
+ * in-process, behind a `fetch` that records each request: ../../../test/support/recording-fetch.ts):
+ * every endpoint with its parameters, defaults and credential; every parameter check, made
+ * before anything is sent; refusals; and the AI endpoints' shared limit, on a virtual clock
+ * that is the service's clock, so its limiter and the client's waits share it. Expected data
+ * is read from the sample data the service answers from.
  */
 import fc from "fast-check";
+import { SIGNALS_PARAMS } from "@wfkit/api";
 import { afterEach, describe, expect, it } from "vitest";
+import { Clock, createApp, signalsErrors, SIGNALS_BASE_PATH, WorkflowsService, type AiLimit } from "../../service/src/index.js";
+import { aiAnswer, aiEventStream } from "../../service/src/signals/ai-stub.js";
+import * as sample from "../../service/src/signals/sample.js";
 import {
   AiRateLimiter,
   SignalsApiError,
@@ -21,22 +27,22 @@ import {
   type Timing,
 } from "../src/index.js";
 import { closedPort } from "./hostile-server.js";
-import { startSignalsServer, type SignalsServer, type SignalsServerOptions } from "./signals-server.js";
+import { recordingFetch, type FailReads, type RecordedRequest } from "../../../test/support/recording-fetch.js";
 import { numRuns } from "../../../test/support/num-runs.js";
 
-const JWT = "jwt-user-1";
-const ALERT_TOKEN = "alert-token-1";
 const START = Date.UTC(2025, 0, 6, 9, 0, 0);
+/** The client's base URL: the app answers in-process, so the host is never looked up. */
+const BASE_URL = `http://signals.test${SIGNALS_BASE_PATH}`;
+const AI_PATHS = ["/api/investigate", "/api/investigate/stream", "/api/analyze"];
 
 /**
- * Virtual time: the clock moves only when every request in flight has been answered and its
- * answer handled, straight to the earliest wake-up asked for, so waits never overlap a
- * request (no latency in virtual time) and concurrent waits (two clients' limiters) end in
- * the order of their wake-up times. Waits asked for are recorded; `random` plays the given
- * values in turn.
+ * Virtual time on the service's manual clock: the clock moves only when every request in
+ * flight has been answered and its answer handled, straight to the earliest wake-up asked
+ * for, so waits never overlap a request (no latency in virtual time) and concurrent waits
+ * (two clients' limiters) end in the order of their wake-up times. Waits asked for are
+ * recorded; `random` plays the given values in turn.
  */
-function virtualTime(randoms: readonly number[] = [0.5]) {
-  let now = START;
+function virtualTime(clock: Clock, send: FetchLike, randoms: readonly number[] = [0.5]) {
   let inFlight = 0;
   let draws = 0;
   let driving = false;
@@ -60,7 +66,7 @@ function virtualTime(randoms: readonly number[] = [0.5]) {
         await settle();
         sleepers.sort((a, b) => a.wakeAt - b.wakeAt);
         const next = sleepers.shift()!;
-        now = Math.max(now, next.wakeAt);
+        clock.advance(next.wakeAt - clock.now());
         next.resolve();
       }
     } finally {
@@ -68,41 +74,80 @@ function virtualTime(randoms: readonly number[] = [0.5]) {
     }
   }
   const timing: Timing = {
-    now: () => now,
+    now: () => clock.now(),
     random: () => randoms[draws++ % randoms.length]!,
     sleep: (ms) =>
       new Promise<void>((resolve) => {
         sleeps.push(ms);
-        sleepers.push({ wakeAt: now + ms, resolve });
+        sleepers.push({ wakeAt: clock.now() + ms, resolve });
         void drive();
       }),
   };
   const fetch: FetchLike = async (input, init) => {
     inFlight++;
     try {
-      const response = await globalThis.fetch(input, init);
+      const response = await send(input, init);
       const text = await response.text();
       return new Response(response.status === 204 ? null : text, { status: response.status, headers: response.headers });
     } finally {
       inFlight--;
     }
   };
-  return { timing, fetch, sleeps, now: () => now };
+  return { timing, fetch, sleeps, now: () => clock.now() };
 }
 
-let server: SignalsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+interface ServiceOptions {
+  /** The service's AI limit (default the reference's 10 per 60 s). */
+  signalsAiLimit?: AiLimit;
+  /** Answer GETs of a path with a status first (the recorder does, before the service). */
+  failReads?: FailReads;
+}
+
+/** The service on a manual clock at START, its app behind a recording fetch, and its two credentials for one user. */
+async function startService(options: ServiceOptions = {}) {
+  const clock = new Clock("manual", START);
+  const service = await WorkflowsService.create({ clock, ...(options.signalsAiLimit ? { signalsAiLimit: options.signalsAiLimit } : {}) });
+  running.push(service);
+  const app = createApp(service);
+  const recorder = recordingFetch((request) => app.fetch(request), { basePath: SIGNALS_BASE_PATH, now: () => clock.now(), ...(options.failReads ? { failReads: options.failReads } : {}) });
+  const { jwt, alertToken } = service.signalsCredentials();
+  if (!jwt || !alertToken) throw new Error("the service's seed gave no Consumer Signals credentials");
+  /** A request straight to the app, not recorded (another process). */
+  const direct = (path: string, init: RequestInit = {}) => app.request(SIGNALS_BASE_PATH + path, init);
+  return {
+    clock,
+    jwt,
+    alertToken,
+    log: recorder.log,
+    fetch: recorder.fetch as FetchLike,
+    direct,
+    /** Arrivals at the AI endpoints, in order. */
+    aiLog: (): RecordedRequest[] => recorder.log.filter((entry) => AI_PATHS.includes(entry.path)),
+    /** Uses up the current window of the JWT's user, as another process's burst would: AI requests until one is refused. */
+    async exhaust(): Promise<void> {
+      for (let sent = 0; sent <= 1_000; sent++) {
+        const reply = await direct("/api/analyze", { method: "POST", headers: { Authorization: `Bearer ${jwt}`, "Content-Type": "application/json" }, body: JSON.stringify({ question: "another process" }) });
+        await reply.text();
+        if (reply.status === 429) return;
+        expect(reply.status).toBe(200);
+      }
+      throw new Error("the AI limit never refused");
+    },
+  };
+}
+type Served = Awaited<ReturnType<typeof startService>>;
+
+const running: WorkflowsService[] = [];
+afterEach(() => {
+  for (const service of running.splice(0)) service.close();
 });
 
-async function setup(serverOptions: Partial<SignalsServerOptions> = {}, clientOptions: Partial<SignalsClientOptions> = {}, randoms?: number[]) {
-  const time = virtualTime(randoms);
-  server = await startSignalsServer({ jwt: JWT, alertToken: ALERT_TOKEN, now: time.now, ...serverOptions });
-  const baseUrl = server.baseUrl;
+async function setup(serviceOptions: ServiceOptions = {}, clientOptions: Partial<SignalsClientOptions> = {}, randoms?: number[]) {
+  const service = await startService(serviceOptions);
+  const time = virtualTime(service.clock, service.fetch, randoms);
   const client = (options: Partial<SignalsClientOptions> = {}) =>
-    new SignalsClient({ baseUrl, jwt: JWT, alertToken: ALERT_TOKEN, fetch: time.fetch, timing: time.timing, ...clientOptions, ...options });
-  return { server, time, client, baseUrl };
+    new SignalsClient({ baseUrl: BASE_URL, jwt: service.jwt, alertToken: service.alertToken, fetch: time.fetch, timing: time.timing, ...clientOptions, ...options });
+  return { service, time, client, baseUrl: BASE_URL };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -114,31 +159,39 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe("data endpoints", () => {
   it("each sends its path, its query with the defaults, and the JWT as Bearer only", async () => {
-    const { client, server } = await setup();
+    const { client, service } = await setup();
     const api = client();
-    const signals = await api.signals();
-    expect(signals.signals.map((s) => s.id)).toEqual(["sig_energy", "sig_rent", "sig_wages"]);
-    expect((await api.signals({ geography: "UK", severity: "high", category: "food", periods: 3 })).signals.map((s) => s.id)).toEqual(["sig_food_uk"]);
-    expect((await api.cpix()).drivers.map((d) => d.id)).toEqual(["energy", "shelter"]);
-    // A `from` alone is not compared with the default `to` (the service's "current date").
-    expect((await api.history({ from: "2025-01-07" })).count).toBe(0);
+    const ids = (answer: { signals: { id: string }[] }) => answer.signals.map((signal) => signal.id);
+    const periods = SIGNALS_PARAMS.periods.default;
+    expect(ids(await api.signals())).toEqual(ids(sample.signals({ geography: "US", periods, detail: false })));
+    const filtered = ids(sample.signals({ geography: "UK", severity: "medium", category: "food", periods: 3, detail: false }));
+    expect(filtered.length).toBeGreaterThan(0);
+    expect(filtered.length).toBeLessThan(ids(sample.signals({ geography: "UK", periods: 3, detail: false })).length);
+    expect(ids(await api.signals({ geography: "UK", severity: "medium", category: "food", periods: 3 }))).toEqual(filtered);
+    expect(await api.cpix()).toEqual(sample.cpix("US"));
+    // A `from` alone is not compared with the default `to`: the service knows its current
+    // date, the client does not, so a `from` after it is sent, and the service refuses it.
+    const tomorrow = sample.dateOf(START + 86_400_000);
+    const late = await rejection(api.history({ from: tomorrow }));
+    expect(late).toBeInstanceOf(SignalsApiError);
+    expect(late).toMatchObject({ status: 400, request: "GET /api/history", body: { code: "invalid_parameter", parameter: "from" } });
     const history = await api.history({ from: "2024-01-01", to: "2024-03-01" });
+    expect(history).toEqual(sample.history("US", "2024-01-01", "2024-03-01"));
     expect(history.history[0]).toEqual({ date: "2024-01-01", value: expect.any(Number) });
-    expect(history.count).toBe(9);
-    await api.history();
-    expect((await api.accuracy()).count).toBe(1);
-    expect((await api.briefing()).weekStart).toBe("2025-01-06");
-    expect((await api.importPressure("grocery")).pressureLevel).toBe("elevated");
-    expect((await api.census()).series[0]!.month).toBe("2024-12");
-    expect((await api.housing()).housing[0]!.series_key).toBe("house_prices");
-    expect((await api.macro()).macro[0]!.series_key).toBe("uk_sentiment");
+    expect(await api.history()).toEqual(sample.history("US", SIGNALS_PARAMS.from.default, sample.dateOf(START)));
+    expect(await api.accuracy()).toEqual(sample.accuracy());
+    expect(await api.briefing()).toEqual(sample.briefing("US"));
+    expect(await api.importPressure("grocery")).toEqual(sample.importPressure("grocery"));
+    expect(await api.census()).toEqual({ geography: "US", series: sample.census(), lastUpdated: sample.SAMPLE_AS_OF });
+    expect(await api.housing()).toEqual({ housing: sample.housing() });
+    expect(await api.macro()).toEqual({ macro: sample.macro() });
 
-    const sent = server.log.map(({ method, path, query }) => `${method} ${path} ${new URLSearchParams(query).toString()}`.trim());
+    const sent = service.log.map(({ method, path, query }) => `${method} ${path} ${new URLSearchParams(query).toString()}`.trim());
     expect(sent).toEqual([
       "GET /api/signals geography=US",
-      "GET /api/signals geography=UK&severity=high&category=food&periods=3",
+      "GET /api/signals geography=UK&severity=medium&category=food&periods=3",
       "GET /api/cpix geography=US",
-      "GET /api/history geography=US&from=2025-01-07",
+      `GET /api/history geography=US&from=${tomorrow}`,
       "GET /api/history geography=US&from=2024-01-01&to=2024-03-01",
       "GET /api/history geography=US",
       "GET /api/signals/accuracy",
@@ -148,32 +201,40 @@ describe("data endpoints", () => {
       "GET /api/housing",
       "GET /api/macro",
     ]);
-    expect(server.log.every((entry) => entry.authorization === `Bearer ${JWT}` && entry.alertToken === undefined)).toBe(true);
+    expect(service.log.map((entry) => entry.status)).toEqual([200, 200, 200, 400, ...Array(8).fill(200)]);
+    expect(service.log.every((entry) => entry.authorization === `Bearer ${service.jwt}` && entry.alertToken === undefined)).toBe(true);
   });
 
   it("a read answered 503 is tried again with backoff; a 401 is final, with its kind", async () => {
-    const { client, server, time } = await setup({ failReads: { path: "/api/cpix", status: 503, times: 2 } });
-    expect((await client().cpix()).summary.score).toBe(57.4);
-    expect(server.log.map((entry) => entry.status)).toEqual([503, 503, 200]);
+    const { client, service, time } = await setup({ failReads: { path: "/api/cpix", status: 503, times: 2 } });
+    expect((await client().cpix()).summary.score).toBe(sample.cpix("US").summary.score);
+    expect(service.log.map((entry) => entry.status)).toEqual([503, 503, 200]);
     expect(time.sleeps).toHaveLength(2);
     const refused = await rejection(client({ jwt: "wrong" }).signals());
     expect(refused).toBeInstanceOf(SignalsApiError);
-    expect(refused).toMatchObject({ status: 401, kind: "unauthenticated", retryable: false, request: "GET /api/signals", message: "Missing or invalid credential." });
-    expect(server.log).toHaveLength(4);
+    // The service's own refusal of that credential, asked for directly.
+    const direct = (await (await service.direct("/api/signals?geography=US", { headers: { Authorization: "Bearer wrong" } })).json()) as { error: string; code: string };
+    expect(direct.code).toBe("unauthenticated");
+    expect(refused).toMatchObject({ status: 401, kind: "unauthenticated", retryable: false, request: "GET /api/signals", message: direct.error, body: direct });
+    expect(service.log).toHaveLength(4);
+    expect(service.log[3]).toMatchObject({ path: "/api/signals", authorization: "Bearer wrong", status: 401 });
   });
 
   it("no answer is a network error naming the address, an answer that is not JSON a bad answer; credentials never appear", async () => {
-    const { client, baseUrl } = await setup();
+    const { client, service, baseUrl } = await setup();
+    const { jwt, alertToken } = service;
+    // These two go over the network: the service's app answers any address in-process.
+    const network: FetchLike = (input, init) => globalThis.fetch(input, init);
     const lines: string[] = [];
     // A port nothing listens on (port 9, which this test once used, is one fetch never connects to: see below).
     const port = await closedPort();
-    const closed = client({ baseUrl: `http://127.0.0.1:${port}/cs`, retry: { maxAttempts: 2 }, debug: (line) => lines.push(line) });
+    const closed = client({ baseUrl: `http://127.0.0.1:${port}/cs`, fetch: network, retry: { maxAttempts: 2 }, debug: (line) => lines.push(line) });
     const error = await rejection(closed.cpix());
     expect(error).toBeInstanceOf(SignalsNetworkError);
     expect((error as Error).message).toMatch(new RegExp(`^no answer from http://127\\.0\\.0\\.1:${port}/cs to GET /api/cpix: `));
     // A port fetch blocks (9, "discard") cannot succeed: named as such, and not tried again.
     const blockedLines: string[] = [];
-    const blocked = await rejection(client({ baseUrl: "http://127.0.0.1:9/cs", retry: { maxAttempts: 2 }, debug: (line) => blockedLines.push(line) }).cpix());
+    const blocked = await rejection(client({ baseUrl: "http://127.0.0.1:9/cs", fetch: network, retry: { maxAttempts: 2 }, debug: (line) => blockedLines.push(line) }).cpix());
     expect(blocked).toMatchObject({ kind: "network", reason: "blocked_port", retryable: false });
     expect((blocked as Error).message).toBe("no answer from http://127.0.0.1:9/cs to GET /api/cpix: fetch never connects to port 9 (one of the ports it blocks), so this cannot succeed");
     expect(blockedLines.some((line) => line.startsWith("retry"))).toBe(false);
@@ -181,17 +242,18 @@ describe("data endpoints", () => {
     const notJson = await rejection(client({ fetch: html }).cpix());
     expect(notJson).toBeInstanceOf(SignalsProtocolError);
     expect((notJson as Error).message).toBe(`GET /api/cpix answered 200 with a body that is not JSON; is ${baseUrl} the Consumer Signals API?`);
-    const echo: FetchLike = async () => new Response(JSON.stringify({ error: `bad token ${JWT} / ${ALERT_TOKEN}` }), { status: 403 });
+    const echo: FetchLike = async () => new Response(JSON.stringify({ error: `bad token ${jwt} / ${alertToken}` }), { status: 403 });
     const echoed = await rejection(client({ fetch: echo }).views());
     expect((echoed as Error).message).toBe("bad token [redacted] / [redacted]");
-    expect(lines.join("\n")).not.toContain(JWT);
+    expect(lines.join("\n")).not.toContain(jwt);
     expect(lines.some((line) => line.startsWith("retry 1 of GET /api/cpix"))).toBe(true);
+    expect(service.log).toEqual([]);
   });
 });
 
 describe("alerts and views", () => {
   it("send the alert token as X-Alert-Token only, judge bodies first, and leave $schema out", async () => {
-    const { client, server } = await setup();
+    const { client, service } = await setup();
     const api = client();
     const alert = await api.createAlert({
       $schema: "https://wfkit.dev/schema/alert.schema.json",
@@ -202,16 +264,17 @@ describe("alerts and views", () => {
       email: "analyst@example.com",
       note: "kept",
     });
-    expect(alert).toMatchObject({ id: "alert_1", name: "CPIX above 60", active: true });
-    expect(server.log[0]!.body).toEqual({ name: "CPIX above 60", type: "cpix_threshold", condition: "above", threshold: 60, email: "analyst@example.com", note: "kept" });
+    expect(alert).toMatchObject({ id: expect.stringMatching(/\S/), name: "CPIX above 60", type: "cpix_threshold", condition: "above", threshold: 60, email: "analyst@example.com", active: true });
+    expect(service.log[0]!.body).toEqual({ name: "CPIX above 60", type: "cpix_threshold", condition: "above", threshold: 60, email: "analyst@example.com", note: "kept" });
     const view = await api.createView({ name: "Energy", geography: "US", driver_ids: ["energy"], question: "Still rising?" });
+    expect(view).toMatchObject({ name: "Energy", geography: "US", driver_ids: ["energy"], question: "Still rising?" });
     expect(await api.views()).toEqual([view]);
     await api.deleteView(view.id);
     expect(await api.views()).toEqual([]);
-    expect(await api.alerts()).toEqual({ alerts: [] });
+    expect(await api.alerts()).toEqual([alert]);
     const missing = await rejection(api.deleteView(view.id));
-    expect(missing).toMatchObject({ status: 404, kind: "not_found", message: `No saved view ${view.id}.` });
-    expect(server.log.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+    expect(missing).toMatchObject({ status: 404, kind: "not_found", message: signalsErrors.viewNotFound(view.id).message });
+    expect(service.log.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       "POST /api/alerts 201",
       "POST /api/views 201",
       "GET /api/views 200",
@@ -220,11 +283,11 @@ describe("alerts and views", () => {
       "GET /api/alerts 200",
       `DELETE /api/views/${view.id} 404`,
     ]);
-    expect(server.log.every((entry) => entry.alertToken === ALERT_TOKEN && entry.authorization === undefined)).toBe(true);
+    expect(service.log.every((entry) => entry.alertToken === service.alertToken && entry.authorization === undefined)).toBe(true);
   });
 
   it("a body with errors is refused before sending, with every fault from core's rules", async () => {
-    const { client, server } = await setup();
+    const { client, service } = await setup();
     const error = (await rejection(client().createAlert({ name: "x", type: "sector_presure", condition: "above", email: "analyst@example" }))) as SignalsRequestError;
     expect(error).toBeInstanceOf(SignalsRequestError);
     expect(error.code).toBe("body-invalid");
@@ -232,7 +295,7 @@ describe("alerts and views", () => {
     expect(error.message).toMatch(/^The alert body has 2 error\(s\), so it was not sent/);
     const view = (await rejection(client().createView({ name: "v", geography: "uk", driver_ids: [1], question: "q" }))) as SignalsRequestError;
     expect(view.faults!.map((fault) => `${fault.code} ${fault.pointer}`).sort()).toEqual(["view-field-type /driver_ids/0", "view-geography /geography"]);
-    expect(server.log).toEqual([]);
+    expect(service.log).toEqual([]);
   });
 });
 
@@ -255,27 +318,27 @@ describe("parameters are checked before sending", () => {
     ["a view id with spaces around it", (api) => api.deleteView(" view_1 "), "identifier-invalid", "id", "view_1"],
   ];
   it.each(cases)("%s", async (_name, call, code, parameter, suggestion) => {
-    const { client, server } = await setup();
+    const { client, service } = await setup();
     const error = (await rejection(call(client()))) as SignalsRequestError;
     expect(error).toBeInstanceOf(SignalsRequestError);
     expect({ code: error.code, parameter: error.parameter, suggestion: error.suggestion }).toEqual({ code, parameter, suggestion });
     // What, why and what to do: the message names the parameter and ends with an instruction.
     expect(error.message).toContain(`\`${parameter}\``);
     expect(error.message).toMatch(/\b(Pass|leave)\b.*\.$/);
-    expect(server.log).toEqual([]);
+    expect(service.log).toEqual([]);
   });
 
   it("a call without its credential is refused, naming the one it needs", async () => {
-    const { client, server } = await setup();
+    const { client, service } = await setup();
     const noJwt = (await rejection(client({ jwt: undefined }).cpix())) as SignalsRequestError;
     expect([noJwt.code, noJwt.parameter]).toEqual(["credential-missing", "jwt"]);
     const noToken = (await rejection(client({ alertToken: undefined }).views())) as SignalsRequestError;
     expect([noToken.code, noToken.parameter, noToken.request]).toEqual(["credential-missing", "alertToken", "GET /api/views"]);
-    expect(server.log).toEqual([]);
+    expect(service.log).toEqual([]);
   });
 
   it("dates: exactly the real calendar days of YYYY-MM-DD are accepted", async () => {
-    const { client, server } = await setup();
+    const { client, service } = await setup();
     const api = client({ fetch: async () => new Response('{"history":[],"count":0,"from":"","to":"","lastUpdated":""}') });
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 2020, max: 2024 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }), async (year, month, day) => {
@@ -289,7 +352,7 @@ describe("parameters are checked before sending", () => {
       }),
       { numRuns: numRuns(200) },
     );
-    expect(server.log).toEqual([]);
+    expect(service.log).toEqual([]);
   });
 });
 
@@ -303,10 +366,10 @@ describe("the AI endpoints' shared limit", () => {
     );
 
   /** Every request resent after a 429 arrived no earlier than that 429's Retry-After. */
-  function expectRetryAfterKept(server: SignalsServer) {
+  function expectRetryAfterKept(service: Served) {
     const lastRefusal = new Map<string, { at: number; retryAfter: number }>();
     let checked = 0;
-    for (const entry of server.aiLog()) {
+    for (const entry of service.aiLog()) {
       const key = (entry.body as { question: string }).question;
       const refusal = lastRefusal.get(key);
       if (refusal) {
@@ -320,12 +383,12 @@ describe("the AI endpoints' shared limit", () => {
   }
 
   it("a burst of 30 by one process waits on the client's own count: all answered, no 429", async () => {
-    const { client, server, time } = await setup();
+    const { client, service, time } = await setup();
     const waits: AiWait[] = [];
     const results = await burst(client({ onAiWait: (wait) => waits.push(wait) }), 30);
     expect(results).toHaveLength(30);
     expect(results.every((result) => result.attempts === 1)).toBe(true);
-    const log = server.aiLog();
+    const log = service.aiLog();
     expect(log.map((entry) => entry.status)).toEqual(Array(30).fill(200));
     // Ten per window: at the start, one window later, two windows later.
     expect(log.map((entry) => (entry.at - START) / 60_000)).toEqual([...Array(10).fill(0), ...Array(10).fill(1), ...Array(10).fill(2)]);
@@ -336,21 +399,22 @@ describe("the AI endpoints' shared limit", () => {
 
   it("a burst of 30 without a count of its own: 429s, each wait Retry-After plus 0-2 s of jitter, all answered", async () => {
     const randoms = [0, 0.25, 0.5, 0.75, 0.9995];
-    const { client, server } = await setup({}, {}, randoms);
+    const { client, service } = await setup({}, {}, randoms);
     const waits: AiWait[] = [];
     const results = await burst(client({ aiLimit: false, onAiWait: (wait) => waits.push(wait) }), 30);
     expect(results).toHaveLength(30);
+    // Each answer is the service's stub's answer to that request's own body.
     results.forEach((result, i) => {
-      const expected = { echo: { question: String(i) } };
-      if (i % 3 === 2) expect((result as { body: string }).body).toBe(`data: ${JSON.stringify(expected)}\n\n`);
-      else expect(result.body).toEqual({ ok: true, ...expected });
+      const payload = { question: String(i) };
+      if (i % 3 === 2) expect((result as { body: string }).body).toBe(aiEventStream(aiAnswer("investigate/stream", payload)));
+      else expect(result.body).toEqual(aiAnswer(i % 3 === 0 ? "investigate" : "analyze", payload));
     });
-    const log = server.aiLog();
+    const log = service.aiLog();
     expect(log.filter((entry) => entry.status === 200)).toHaveLength(30);
     const refusals = log.filter((entry) => entry.status === 429);
     expect(refusals.length).toBeGreaterThan(0);
     expect(waits.filter((wait) => wait.kind === "retry-after")).toHaveLength(refusals.length);
-    expect(expectRetryAfterKept(server)).toBe(refusals.length);
+    expect(expectRetryAfterKept(service)).toBe(refusals.length);
     for (const wait of waits) {
       if (wait.kind !== "retry-after") continue;
       expect(wait.jitterMs).toBeGreaterThanOrEqual(0);
@@ -366,26 +430,26 @@ describe("the AI endpoints' shared limit", () => {
   });
 
   it("two processes of one user share the service's limit: both bursts complete, resends keep Retry-After", async () => {
-    const { client, server } = await setup({}, {}, [0.1, 0.6, 0.3]);
+    const { client, service } = await setup({}, {}, [0.1, 0.6, 0.3]);
     const [first, second] = await Promise.all([burst(client(), 15, "a"), burst(client(), 15, "b")]);
     expect(first.length + second.length).toBe(30);
-    const log = server.aiLog();
+    const log = service.aiLog();
     expect(log.filter((entry) => entry.status === 200)).toHaveLength(30);
     const refusals = log.filter((entry) => entry.status === 429).length;
     expect(refusals).toBeGreaterThan(0);
-    expect(expectRetryAfterKept(server)).toBe(refusals);
+    expect(expectRetryAfterKept(service)).toBe(refusals);
     // Never more than ten answered in one of the service's windows.
     const answered = log.filter((entry) => entry.status === 200).map((entry) => entry.at);
     for (const at of answered) expect(answered.filter((other) => other >= at && other < at + 60_000).length).toBeLessThanOrEqual(10);
   });
 
   it("exposes X-RateLimit-* on answers and stops at the budget with the 429's headers", async () => {
-    const { client, server, time } = await setup();
+    const { client, service, time } = await setup();
     const api = client();
     const answered = await api.analyze({ question: "q" });
     expect(answered.rateLimit).toEqual({ limit: 10, remaining: 9, resetAt: Math.ceil((START + 60_000) / 1000) });
     expect(api.lastRateLimit).toEqual(answered.rateLimit);
-    server.exhaust(JWT);
+    await service.exhaust();
     const other = client({ aiLimit: false });
     const error = (await rejection(other.investigate({ question: "late" }, { budget: { budgetMs: 30_000 } }))) as SignalsRateLimitError;
     expect(error).toBeInstanceOf(SignalsRateLimitError);
@@ -395,16 +459,16 @@ describe("the AI endpoints' shared limit", () => {
   });
 
   it("stops after the call's attempts", async () => {
-    const { client, server } = await setup({ limit: { requests: 1, windowMs: 1_000 } });
+    const { client, service } = await setup({ signalsAiLimit: { max: 1, windowMs: 1_000 } });
     const onePerSecond = client({ aiLimit: false });
-    server.exhaust(JWT);
+    await service.exhaust();
     const tired = (await rejection(Promise.all([onePerSecond.analyze({ question: "x" }, { budget: { maxAttempts: 2 } }), onePerSecond.analyze({ question: "y" }, { budget: { maxAttempts: 2 } })]))) as SignalsRateLimitError;
     expect(tired).toMatchObject({ origin: "service", attempts: 2 });
     expect(tired.message).toMatch(/refused with 429 2 time\(s\), the most this call's budget allows/);
   });
 
   it("refuses unsent when its own count would hold a request past the budget", async () => {
-    const { client, server, time } = await setup();
+    const { client, service, time } = await setup();
     const counted = client({ aiLimit: { requests: 2, windowMs: 60_000 } });
     await counted.analyze({ question: "1" });
     await counted.analyze({ question: "2" });
@@ -414,18 +478,18 @@ describe("the AI endpoints' shared limit", () => {
     expect(held.message).toBe(
       "POST /api/analyze was not sent: this process has used the AI endpoints' shared limit (2 requests per window per user, across investigate, investigate/stream and analyze), and the next request could go only at 2025-01-06T09:01:00.000Z, in 60 s, past this call's budget of 10 s. Send fewer AI requests at once, or give the call a larger budget.",
     );
-    expect(server.aiLog()).toHaveLength(2);
+    expect(service.aiLog()).toHaveLength(2);
     expect(time.sleeps).toEqual([]);
   });
 
   it("one limiter shared by two clients keeps one count", async () => {
-    const time = virtualTime();
-    server = await startSignalsServer({ jwt: JWT, alertToken: ALERT_TOKEN, now: time.now });
+    const service = await startService();
+    const time = virtualTime(service.clock, service.fetch);
     const limiter = new AiRateLimiter({ limit: { requests: 3, windowMs: 10_000 }, timing: time.timing });
-    const make = () => new SignalsClient({ baseUrl: server!.baseUrl, jwt: JWT, fetch: time.fetch, timing: time.timing, aiLimiter: limiter });
+    const make = () => new SignalsClient({ baseUrl: BASE_URL, jwt: service.jwt, fetch: time.fetch, timing: time.timing, aiLimiter: limiter });
     const [a, b] = [make(), make()];
     await Promise.all([a.analyze({ question: "a1" }), b.analyze({ question: "b1" }), a.analyze({ question: "a2" }), b.analyze({ question: "b2" })]);
-    expect(server.aiLog().map((entry) => entry.at - START)).toEqual([0, 0, 0, 10_000]);
+    expect(service.aiLog().map((entry) => entry.at - START)).toEqual([0, 0, 0, 10_000]);
   });
 
   it("the client's count never lets more than N requests go in any window (property, manual clock)", async () => {
