@@ -14,7 +14,6 @@ import { plural, summarize, type CheckReport, type FileReport } from "../report.
 import { readSourceInput } from "../source-input.js";
 import { clientFor, reportingRefusals } from "../remote.js";
 import { reportRemoteDifferences } from "../remote-check.js";
-import { fixJobs, fixTypesOf } from "../check-fix.js";
 
 export async function runCheck(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(checkSpec, argv);
@@ -63,8 +62,12 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   const remote = booleanFlag(args, "remote") ? clientFor(args, io, "check") : undefined;
   if (!remote && (stringFlag(args, "base-url") ?? stringFlag(args, "token-file")) !== undefined) throw new UsageError("--base-url and --token-file apply only with --remote", "check");
   // --fix rewrites the .wf files in place first (check-fix.ts); what is reported is the fixed text.
-  const fixTypes = fixTypesOf(args);
-  if (fixTypes) jobs = await fixJobs(jobs, fixTypes, io, readsStdin);
+  // Loaded only with --fix: it writes files, and a plain check loads no module that writes.
+  if (booleanFlag(args, "fix") || stringFlag(args, "fix-type") !== undefined) {
+    const { fixJobs, fixTypesOf } = await import("../check-fix.js");
+    const fixTypes = fixTypesOf(args);
+    if (fixTypes) jobs = await fixJobs(jobs, fixTypes, io, readsStdin);
+  }
   const files: FileReport[] = [];
   for (const job of jobs) files.push(await runCheckJob(job, io.cwd));
   const all: CheckReport = { files, summary: summarize(files) };
