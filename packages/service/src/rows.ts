@@ -40,6 +40,11 @@ export function optionalInteger(row: Row, column: string): number | null {
   return value;
 }
 
+/** A REAL (or INTEGER) column that may be NULL. */
+export function optionalNumber(row: Row, column: string): number | null {
+  return optionalInteger(row, column);
+}
+
 /** An INTEGER column used as a flag (0 or 1). */
 export function flag(row: Row, column: string): boolean {
   return integer(row, column) === 1;

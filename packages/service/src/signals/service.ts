@@ -10,6 +10,7 @@ import { validateAlertBody, validateViewBody } from "@wfkit/core";
 import { CredentialRefused, newSecret, sha256, type Authenticator } from "../auth.js";
 import type { Clock } from "../clock.js";
 import { ApiError } from "../errors.js";
+import { flag, integer, json, optionalInteger, optionalNumber, optionalText, text } from "../rows.js";
 import type { Row, Store } from "../store.js";
 import { signalsErrors } from "./errors.js";
 import { judgeAlert, nextPeriodEnd, PERIOD_OF_TYPE, periodsNeeded, periodStart, type AlertPeriod } from "./evaluate.js";
@@ -63,7 +64,7 @@ export class SignalsService {
     }
     const account = this.store.get("SELECT a.plan FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.id = ?", [userId]);
     if (!account) throw signalsErrors.unauthenticated("jwt", "The JWT's user no longer exists");
-    return { userId, detail: (DETAIL_PLANS as readonly string[]).includes(String(account.plan)) };
+    return { userId, detail: (DETAIL_PLANS as readonly string[]).includes(text(account, "plan")) };
   }
 
   /** The user behind `X-Alert-Token`. */
@@ -71,7 +72,7 @@ export class SignalsService {
     if (header === undefined || !header.trim()) throw signalsErrors.unauthenticated("alert_token", "No alert token was sent");
     const row = this.store.get("SELECT t.user_id FROM alert_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?", [sha256(header.trim())]);
     if (!row) throw signalsErrors.unauthenticated("alert_token", "The alert token is unknown");
-    return { userId: String(row.user_id), detail: false };
+    return { userId: text(row, "user_id"), detail: false };
   }
 
   static newAlertToken(): string {
@@ -123,11 +124,11 @@ export class SignalsService {
         ],
       ),
     );
-    return presentAlert(this.store.get("SELECT * FROM alerts WHERE id = ?", [id])!);
+    return presentAlert(alertRowOf(this.store.get(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id = ?`, [id])!));
   }
 
   alerts(userId: string): Alert[] {
-    return this.store.all("SELECT * FROM alerts WHERE user_id = ? ORDER BY created_at, rowid", [userId]).map(presentAlert);
+    return this.store.all(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE user_id = ? ORDER BY created_at, rowid`, [userId]).map((row) => presentAlert(alertRowOf(row)));
   }
 
   /**
@@ -141,7 +142,7 @@ export class SignalsService {
     this.store.transaction(() =>
       this.store.run("UPDATE alerts SET active = ?, consecutive_periods = 0, judged_until = ? WHERE id = ?", [active ? 1 : 0, this.clock.now(), id]),
     );
-    return presentAlert(this.store.get("SELECT * FROM alerts WHERE id = ?", [id])!);
+    return presentAlert(alertRowOf(this.store.get(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id = ?`, [id])!));
   }
 
   // ---- alerts that fire -------------------------------------------------------------------
@@ -176,12 +177,12 @@ export class SignalsService {
     const now = this.clock.now();
     let recorded = 0;
     this.store.transaction(() => {
-      for (const row of this.store.all("SELECT * FROM alerts ORDER BY created_at, rowid")) {
-        const period = PERIOD_OF_TYPE[String(row.type) as keyof typeof PERIOD_OF_TYPE] ?? "week";
-        const ends = periodEnds(period, row.judged_until === null ? Number(row.created_at) : Number(row.judged_until), now);
+      for (const row of this.store.all(`SELECT ${ALERT_COLUMNS} FROM alerts ORDER BY created_at, rowid`).map(alertRowOf)) {
+        const period = PERIOD_OF_TYPE[row.type as keyof typeof PERIOD_OF_TYPE] ?? "week";
+        const ends = periodEnds(period, row.judgedUntil ?? row.createdAt, now);
         if (!ends.length) continue;
-        const id = String(row.id);
-        if (Number(row.active) !== 1) {
+        const id = row.id;
+        if (!row.active) {
           this.store.run("UPDATE alerts SET consecutive_periods = 0, judged_until = ? WHERE id = ?", [ends[ends.length - 1]!, id]);
           continue;
         }
@@ -189,14 +190,14 @@ export class SignalsService {
         const judged = {
           type: alert.type,
           condition: alert.condition,
-          threshold: row.threshold === null ? null : Number(row.threshold),
+          threshold: row.threshold,
           geography: alert.geography,
-          sector_id: row.sector_id === null ? null : String(row.sector_id),
-          series_key: row.series_key === null ? null : String(row.series_key),
-          min_consecutive: row.min_consecutive === null ? null : Number(row.min_consecutive),
+          sector_id: row.sectorId,
+          series_key: row.seriesKey,
+          min_consecutive: row.minConsecutive,
         };
         const needed = periodsNeeded(judged.min_consecutive);
-        let run = Number(row.consecutive_periods);
+        let run = row.consecutivePeriods;
         for (const end of ends) {
           // The sample data is a fixed snapshot, so each period's judgment reads the same data;
           // it is made per period all the same, as a service with moving data would.
@@ -224,7 +225,7 @@ export class SignalsService {
             notifiedAt: ISO(end),
             sent: false,
           };
-          this.store.run("INSERT INTO alert_notifications (id, alert_id, user_id, period_end, body) VALUES (?, ?, ?, ?, ?)", [notification.id, id, String(row.user_id), end, JSON.stringify(notification)]);
+          this.store.run("INSERT INTO alert_notifications (id, alert_id, user_id, period_end, body) VALUES (?, ?, ?, ?, ?)", [notification.id, id, row.userId, end, JSON.stringify(notification)]);
           recorded++;
         }
         this.store.run("UPDATE alerts SET consecutive_periods = ?, judged_until = ? WHERE id = ?", [run, ends[ends.length - 1]!, id]);
@@ -235,13 +236,13 @@ export class SignalsService {
 
   /** Every notification recorded, oldest first (by the period that triggered it, then as recorded). */
   notifications(): AlertNotification[] {
-    return this.store.all("SELECT body FROM alert_notifications ORDER BY period_end, rowid").map((row) => JSON.parse(String(row.body)) as AlertNotification);
+    return this.store.all("SELECT body FROM alert_notifications ORDER BY period_end, rowid").map((row) => json<AlertNotification>(row, "body"));
   }
 
   // ---- saved views ------------------------------------------------------------------------
 
   views(userId: string): SavedView[] {
-    return this.store.all("SELECT * FROM saved_views WHERE user_id = ? ORDER BY created_at, rowid", [userId]).map(presentView);
+    return this.store.all("SELECT id, name, geography, driver_ids, question FROM saved_views WHERE user_id = ? ORDER BY created_at, rowid", [userId]).map(presentView);
   }
 
   /** `POST /api/views`: the checker's verdict decides. */
@@ -261,7 +262,7 @@ export class SignalsService {
         this.clock.now(),
       ]),
     );
-    return presentView(this.store.get("SELECT * FROM saved_views WHERE id = ?", [id])!);
+    return presentView(this.store.get("SELECT id, name, geography, driver_ids, question FROM saved_views WHERE id = ?", [id])!);
   }
 
   deleteView(userId: string, id: string): void {
@@ -270,33 +271,78 @@ export class SignalsService {
   }
 }
 
-/** The reference's alert fields in its order, then the body's optional fields the alert was made with. */
-function presentAlert(row: Row): Alert {
-  const alert: Alert = {
-    id: String(row.id),
-    name: String(row.name),
-    type: String(row.type),
-    condition: String(row.condition),
-    ...(row.threshold !== null ? { threshold: Number(row.threshold) } : {}),
-    geography: String(row.geography),
-    active: Number(row.active) === 1,
-    email: String(row.email),
-    created_at: ISO(Number(row.created_at)),
+/** An `alerts` row (ALERT_COLUMNS), typed. */
+interface AlertRow {
+  id: string;
+  userId: string;
+  name: string;
+  type: string;
+  condition: string;
+  threshold: number | null;
+  geography: string;
+  active: boolean;
+  email: string;
+  sectorId: string | null;
+  seriesKey: string | null;
+  whatsappNumber: string | null;
+  minConsecutive: number | null;
+  createdAt: number;
+  consecutivePeriods: number;
+  judgedUntil: number | null;
+}
+
+const ALERT_COLUMNS =
+  "id, user_id, name, type, condition, threshold, geography, active, email, sector_id, series_key, whatsapp_number, min_consecutive, created_at, consecutive_periods, judged_until";
+
+function alertRowOf(row: Row): AlertRow {
+  return {
+    id: text(row, "id"),
+    userId: text(row, "user_id"),
+    name: text(row, "name"),
+    type: text(row, "type"),
+    condition: text(row, "condition"),
+    threshold: optionalNumber(row, "threshold"),
+    geography: text(row, "geography"),
+    active: flag(row, "active"),
+    email: text(row, "email"),
+    sectorId: optionalText(row, "sector_id"),
+    seriesKey: optionalText(row, "series_key"),
+    whatsappNumber: optionalText(row, "whatsapp_number"),
+    minConsecutive: optionalNumber(row, "min_consecutive"),
+    createdAt: integer(row, "created_at"),
+    consecutivePeriods: integer(row, "consecutive_periods"),
+    judgedUntil: optionalInteger(row, "judged_until"),
   };
-  if (row.sector_id !== null) alert.sector_id = String(row.sector_id);
-  if (row.series_key !== null) alert.series_key = String(row.series_key);
-  if (row.whatsapp_number !== null) alert.whatsapp_number = String(row.whatsapp_number);
-  if (row.min_consecutive !== null) alert.min_consecutive = Number(row.min_consecutive);
+}
+
+/** The reference's alert fields in its order, then the body's optional fields the alert was made with. */
+function presentAlert(row: AlertRow): Alert {
+  const alert: Alert = {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    condition: row.condition,
+    ...(row.threshold !== null ? { threshold: row.threshold } : {}),
+    geography: row.geography,
+    active: row.active,
+    email: row.email,
+    created_at: ISO(row.createdAt),
+  };
+  if (row.sectorId !== null) alert.sector_id = row.sectorId;
+  if (row.seriesKey !== null) alert.series_key = row.seriesKey;
+  if (row.whatsappNumber !== null) alert.whatsapp_number = row.whatsappNumber;
+  if (row.minConsecutive !== null) alert.min_consecutive = row.minConsecutive;
   return alert;
 }
 
+/** A `saved_views` row (id, name, geography, driver_ids, question) as the reference shows it. */
 function presentView(row: Row): SavedView {
   return {
-    id: String(row.id),
-    name: String(row.name),
-    geography: String(row.geography) as Geography,
-    driver_ids: JSON.parse(String(row.driver_ids)) as string[],
-    question: String(row.question),
+    id: text(row, "id"),
+    name: text(row, "name"),
+    geography: text(row, "geography") as Geography,
+    driver_ids: json<string[]>(row, "driver_ids"),
+    question: text(row, "question"),
   };
 }
 
