@@ -1,36 +1,67 @@
 /**
  * `wfkit signals`, `wfkit alerts` and `wfkit views`: the BUILT CLI as a child process against
- * a Consumer Signals API on loopback (the client's test server, in this process), its base
- * URL and credentials from the environment as a user sets them.
+ * the service's Consumer Signals API (`startServer` from its sources, in this process, on
+ * loopback), reached through a recording proxy (../../../test/support/recording-proxy.ts) so
+ * each test sees what was sent; its base URL and credentials from the environment as a user
+ * sets them. Expected data is read from the sample data the service answers from.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { SIGNALS_PARAMS } from "@wfkit/api";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sampleHistory, SAMPLE_BRIEFING, SAMPLE_DRIVERS, startSignalsServer, type SignalsServer } from "../../client/test/signals-server.js";
+import { Clock, signalsErrors, SIGNALS_BASE_PATH, startServer, type RunningServer } from "../../service/src/index.js";
+import * as sample from "../../service/src/signals/sample.js";
+import { recordingProxy, type RecordingProxy } from "../../../test/support/recording-proxy.js";
 import { bin, ensureBuilt, fixtures, runCli, type RunResult } from "./built-cli.js";
 import { tempTree } from "./helpers.js";
 
-const JWT = "cli-jwt";
-const ALERT_TOKEN = "cli-alert-token";
-let server: SignalsServer;
+let server: RunningServer;
+/** In front of the service: what the CLI sends passes through it and is logged. */
+let proxy: RecordingProxy;
+let JWT: string;
+let ALERT_TOKEN: string;
 
 beforeAll(async () => {
   ensureBuilt();
-  server = await startSignalsServer({ jwt: JWT, alertToken: ALERT_TOKEN, now: () => Date.now() });
+  const clock = new Clock("manual");
+  server = await startServer({ port: 0, hostname: "127.0.0.1", clock });
+  const credentials = server.service.signalsCredentials();
+  if (!credentials.jwt || !credentials.alertToken) throw new Error("the service's seed gave no Consumer Signals credentials");
+  JWT = credentials.jwt;
+  ALERT_TOKEN = credentials.alertToken;
+  proxy = await recordingProxy(server.baseUrl, { basePath: SIGNALS_BASE_PATH, now: () => clock.now() });
 });
 afterAll(async () => {
-  await server?.close();
+  await proxy?.close();
+  await server?.stop();
 });
 beforeEach(() => {
-  server.log.length = 0;
+  proxy.log.length = 0;
 });
+
+/** The service's alerts for the alert token's user, asked for directly (not through the proxy). */
+async function serviceAlerts(): Promise<{ id: string }[]> {
+  const reply = await fetch(`${server.signalsBaseUrl}/api/alerts`, { headers: { "X-Alert-Token": ALERT_TOKEN } });
+  expect(reply.status).toBe(200);
+  return (await reply.json()) as { id: string }[];
+}
+
+/** A number as the CLI writes a change: its sign always. */
+const signed = (value: number, digits = 1) => `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`;
+/** A trend drawn on `ramp`, lowest to highest: each point at its place between the trend's lowest and highest, to the nearest step. */
+function sparkOf(trend: readonly number[], ramp: string): string {
+  const low = Math.min(...trend);
+  const high = Math.max(...trend);
+  return trend.map((value) => ramp[Math.round(((value - low) / (high - low)) * (ramp.length - 1))]).join("");
+}
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** The built CLI, without blocking this process (which serves the API meanwhile). */
 function wfkit(args: string[], env: Record<string, string> = {}, cwd = fixtures): Promise<RunResult> {
   const child = spawn(process.execPath, [bin, ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", WFKIT_SIGNALS_URL: server.baseUrl, WFKIT_SIGNALS_JWT: JWT, WFKIT_ALERT_TOKEN: ALERT_TOKEN, WFKIT_RETRY_BUDGET_MS: "500", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", WFKIT_SIGNALS_URL: proxy.baseUrl, WFKIT_SIGNALS_JWT: JWT, WFKIT_ALERT_TOKEN: ALERT_TOKEN, WFKIT_RETRY_BUDGET_MS: "500", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -49,33 +80,39 @@ describe("wfkit signals", () => {
     expect(text.status, text.stderr).toBe(0);
     expect(text.stdout).toMatch(ASCII);
     const lines = text.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe("US signals: 3, updated 2025-01-06T08:00:00Z");
-    expect(lines.slice(1).map((line) => line.split(/\s{2,}/).filter(Boolean))).toEqual([
-      ["HIGH", "energy", "80%", "Energy prices climbing"],
-      ["MEDIUM", "housing", "80%", "Rents firming"],
-      ["LOW", "labour", "80%", "Wage growth cooling"],
-    ]);
+    const answer = sample.signals({ geography: "US", periods: SIGNALS_PARAMS.periods.default, detail: false });
+    expect(answer.count).toBeGreaterThan(1);
+    expect(lines[0]).toBe(`US signals: ${answer.count}, updated ${answer.lastUpdated}`);
+    expect(lines.slice(1).map((line) => line.split(/\s{2,}/).filter(Boolean))).toEqual(
+      answer.signals.map((signal) => [signal.severity.toUpperCase(), signal.category, `${Math.round(signal.confidence * 100)}%`, signal.headline]),
+    );
     const json = await wfkit(["signals", "list", "--geography", "UK", "--severity", "high", "--periods", "2", "--json"]);
     expect(json.status, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout).signals.map((s: { id: string }) => s.id)).toEqual(["sig_food_uk"]);
-    expect(server.log.map((entry) => [entry.path, entry.query, entry.authorization])).toEqual([
+    const ukHigh = sample.signals({ geography: "UK", severity: "high", periods: 2, detail: false }).signals.map((signal) => signal.id);
+    expect(ukHigh.length).toBeGreaterThan(0);
+    expect(JSON.parse(json.stdout).signals.map((s: { id: string }) => s.id)).toEqual(ukHigh);
+    expect(proxy.log.map((entry) => [entry.path, entry.query, entry.authorization])).toEqual([
       ["/api/signals", { geography: "US" }, `Bearer ${JWT}`],
       ["/api/signals", { geography: "UK", severity: "high", periods: "2" }, `Bearer ${JWT}`],
     ]);
   });
 
   it("index: the score, its change and each driver's trend as a sparkline (ASCII, then blocks and colour when forced)", async () => {
+    const { summary, drivers } = sample.cpix("US");
+    // The sample's latest week rose, so the arrow points up.
+    expect(summary.change).toBeGreaterThan(0);
     const plain = await wfkit(["signals", "index"]);
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).toMatch(ASCII);
-    expect(plain.stdout.split("\n")[0]).toBe("CPIX US 57.4  ^ +1.2 (+2.1%)  rising pressure");
-    // The energy trend rises steadily: lowest first, highest last.
-    const energy = plain.stdout.split("\n").find((line) => line.trimStart().startsWith("Energy"))!;
-    expect(energy.trim().split(/\s{2,}/)).toEqual(["Energy", "61.2 index", "+0.31", "up", "_..-^"]);
+    expect(plain.stdout.split("\n")[0]).toBe(`CPIX US ${summary.score.toFixed(1)}  ^ ${signed(summary.change)} (${signed(summary.changePercent)}%)  ${summary.classification.replace(/_/g, " ")}`);
+    // The first driver's trend: each point drawn at its place between the trend's lowest and highest.
+    const first = drivers[0]!;
+    const line = plain.stdout.split("\n").find((text) => text.trimStart().startsWith(first.name))!;
+    expect(line.trim().split(/\s{2,}/)).toEqual([first.name, `${first.value.toFixed(1)} ${first.unit}`, signed(first.contribution, 2), first.direction, sparkOf(first.trend, "_.-^")]);
     const coloured = await wfkit(["signals", "index"], { FORCE_COLOR: "1" });
     expect(coloured.stdout).toContain(ESC);
     expect(coloured.stdout).toContain("▲");
-    expect(coloured.stdout).toContain("▁▃▃▆█");
+    expect(coloured.stdout).toContain(sparkOf(first.trend, "▁▂▃▄▅▆▇█"));
     const noColor = await wfkit(["signals", "index"], { FORCE_COLOR: "1", NO_COLOR: "1" });
     expect(noColor.stdout).toBe(plain.stdout);
   });
@@ -85,43 +122,69 @@ describe("wfkit signals", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(ASCII);
     const lines = result.stdout.trimEnd().split("\n");
-    const points = sampleHistory("2023-01-02", "2024-12-30");
+    const points = sample.history("US", "2023-01-02", "2024-12-30").history;
     const values = points.map((point) => point.value);
+    const [high, low] = [Math.max(...values).toFixed(1), Math.min(...values).toFixed(1)];
+    const labelWidth = Math.max(high.length, low.length);
+    expect(points[0]!.date).toBe("2023-01-02");
+    expect(points[points.length - 1]!.date).toBe("2024-12-30");
     expect(lines[0]).toBe(`CPIX US from 2023-01-02 to 2024-12-30: ${points.length} points`);
     expect(lines).toHaveLength(1 + 8 + 1 + 1);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
-    expect(lines[1]).toMatch(new RegExp(`^${Math.max(...values).toFixed(1)} \\+[#. ]+$`));
-    expect(lines[8]).toMatch(new RegExp(`^ ?${Math.min(...values).toFixed(1)} \\+[#.]+$`));
-    expect(lines[9]).toMatch(/^ {6}2023-01-02 +2024-12-30$/);
+    expect(lines[1]).toMatch(new RegExp(`^${escaped(high.padStart(labelWidth))} \\+[#. ]+$`));
+    expect(lines[8]).toMatch(new RegExp(`^${escaped(low.padStart(labelWidth))} \\+[#.]+$`));
+    expect(lines[9]).toMatch(new RegExp(`^ {${labelWidth + 2}}2023-01-02 +2024-12-30$`));
     expect(lines[9]!.length).toBe(60);
-    expect(lines[10]).toBe(`  last ${points[points.length - 1]!.value.toFixed(1)} (2024-12-30), low ${Math.min(...values).toFixed(1)}, high ${Math.max(...values).toFixed(1)}`);
-    expect(server.log[0]!.query).toEqual({ geography: "US", from: "2023-01-02", to: "2024-12-30" });
+    expect(lines[10]).toBe(`  last ${points[points.length - 1]!.value.toFixed(1)} (2024-12-30), low ${low}, high ${high}`);
+    expect(proxy.log[0]!.query).toEqual({ geography: "US", from: "2023-01-02", to: "2024-12-30" });
 
     const narrow = await wfkit(["signals", "history", "--from", "2024-01-01", "--to", "2024-06-30"], { COLUMNS: "40" });
     expect(narrow.stdout.split("\n").every((line) => line.length <= 40)).toBe(true);
     const narrowIndex = await wfkit(["signals", "index", "--width", "30"]);
-    expect(narrowIndex.stdout.split("\n").every((line) => line.length <= 30)).toBe(true);
-    expect(narrowIndex.stdout).toContain("Drivers:\n  Energy: 61.2 index, +0.31,\n    up\n");
+    const indexLines = narrowIndex.stdout.split("\n");
+    expect(indexLines.every((line) => line.length <= 30)).toBe(true);
+    // Too narrow for the table: each driver as text wrapped at spaces, its own lines hanging
+    // under its first, each line as full as the next word allows.
+    const driverLines = indexLines.slice(indexLines.indexOf("Drivers:") + 1, -1);
+    const wrapped: string[][] = [];
+    for (const text of driverLines) {
+      if (/^ {2}\S/.test(text)) wrapped.push([text]);
+      else {
+        expect(text).toMatch(/^ {4}\S/);
+        wrapped[wrapped.length - 1]!.push(text);
+      }
+    }
+    const { drivers } = sample.cpix("US");
+    expect(wrapped.map((driver) => driver.map((text) => text.trim()).join(" "))).toEqual(
+      drivers.map((driver) => `${driver.name}: ${driver.value.toFixed(1)} ${driver.unit}, ${signed(driver.contribution, 2)}, ${driver.direction}`),
+    );
+    expect(wrapped[0]!.length).toBeGreaterThan(1);
+    for (const driver of wrapped) for (let i = 1; i < driver.length; i++) expect(driver[i - 1]!.length + 1 + driver[i]!.trim().split(" ")[0]!.length).toBeGreaterThan(30);
     const blocks = await wfkit(["signals", "history", "--from", "2024-01-01", "--to", "2024-06-30", "--width", "50"], { FORCE_COLOR: "1" });
     expect(blocks.stdout).toMatch(/[▁▂▃▄▅▆▇█]/);
     expect(blocks.stdout).toContain("┤");
   });
 
   it("briefing: the headline, score and sections, wrapped", async () => {
+    const briefing = sample.briefing("UK")!;
     const result = await wfkit(["signals", "briefing", "--geography", "UK", "--width", "100"]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.split("\n").slice(0, 2)).toEqual([
-      `Week of 2025-01-06, UK: ${SAMPLE_BRIEFING.headline}`,
-      "  score 58/100, moderate deterioration (rule-based, generated 2025-01-06T06:00:00Z)",
+      `Week of ${briefing.weekStart}, UK: ${briefing.headline}`,
+      `  score ${briefing.score}/100, ${briefing.classification.replace(/_/g, " ")} (${briefing.narrativeSource}, generated ${briefing.generatedAt})`,
     ]);
-    for (const text of Object.values(SAMPLE_BRIEFING.sections)) expect(result.stdout).toContain(text);
-    expect(result.stdout).toContain("stabilisation 30%, moderate deterioration 50%, sharp deterioration 20%");
-    expect(result.stdout).toContain("\n  2025-01-15: CPI release (data, high, confirmed)\n");
-    expect(server.log[0]!.query).toEqual({ geography: "UK" });
+    for (const text of Object.values(briefing.sections)) expect(result.stdout).toContain(text);
+    const percent = (p: number) => `${Math.round(p * 100)}%`;
+    const outlook = briefing.consumerOutlook;
+    expect(result.stdout).toContain(`stabilisation ${percent(outlook.stabilisation)}, moderate deterioration ${percent(outlook.moderateDeterioration)}, sharp deterioration ${percent(outlook.sharpDeterioration)}`);
+    expect(briefing.keyDates.some((date) => date.confirmed)).toBe(true);
+    for (const date of briefing.keyDates) expect(result.stdout).toContain(`\n  ${date.date}: ${date.event} (${date.type}, ${date.relevance}, ${date.confirmed ? "confirmed" : "not confirmed"})\n`);
+    expect(proxy.log[0]!.query).toEqual({ geography: "UK" });
+    const summary = sample.briefing("US")!.sections.summary;
     for (const columns of ["40", "20"]) {
       const narrow = await wfkit(["signals", "briefing", "--width", columns]);
       expect(narrow.stdout.split("\n").every((line) => line.length <= Number(columns))).toBe(true);
-      expect(narrow.stdout.replace(/\s+/g, " ")).toContain(SAMPLE_BRIEFING.sections.summary);
+      expect(narrow.stdout.replace(/\s+/g, " ")).toContain(summary);
     }
   });
 
@@ -144,7 +207,7 @@ describe("wfkit signals", () => {
       expect(result.stderr).toMatch(/\(see `wfkit signals --help`\)\n$/);
       expect(result.stdout).toBe("");
     }
-    expect(server.log).toEqual([]);
+    expect(proxy.log).toEqual([]);
   });
 
   it("no address or credential: exit 2 saying which variable to set; a refused JWT: exit 1; no service: exit 2", async () => {
@@ -175,13 +238,18 @@ describe("wfkit alerts create", () => {
   it("checks the body, then sends it with the alert token ($schema left out)", async () => {
     const result = await wfkit(["alerts", "create", "signals/cpix-above-60.alert.json"]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toBe("Created alert alert_1 (CPIX above 60): cpix_threshold above 60, notifying analyst@example.com\n");
+    const id = /^Created alert (\S+) \(CPIX above 60\): cpix_threshold above 60, notifying analyst@example\.com\n$/.exec(result.stdout)?.[1];
+    expect(id, result.stdout).toBeDefined();
     const sent = JSON.parse(readFileSync(path.join(fixtures, "signals/cpix-above-60.alert.json"), "utf8"));
     delete sent.$schema;
-    expect(server.log).toHaveLength(1);
-    expect(server.log[0]).toMatchObject({ method: "POST", path: "/api/alerts", body: sent, alertToken: ALERT_TOKEN, authorization: undefined });
+    expect(proxy.log).toHaveLength(1);
+    expect(proxy.log[0]).toMatchObject({ method: "POST", path: "/api/alerts", body: sent, alertToken: ALERT_TOKEN, authorization: undefined });
     const json = await wfkit(["alerts", "create", "signals/cpix-above-60.alert.json", "--json"]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, alert: { id: "alert_2", name: "CPIX above 60", active: true } });
+    const second = JSON.parse(json.stdout) as { ok: boolean; alert: { id: string } };
+    expect(second).toMatchObject({ ok: true, alert: { name: "CPIX above 60", active: true } });
+    expect(second.alert.id).not.toBe(id);
+    // Both are the service's: its list has them, in the order they were made.
+    expect((await serviceAlerts()).map((alert) => alert.id).slice(-2)).toEqual([id, second.alert.id]);
   });
 
   it("a body with faults: the faults as `wfkit check` prints them, exit 1, nothing sent, no credential needed", async () => {
@@ -193,7 +261,7 @@ describe("wfkit alerts create", () => {
     expect(faults).toContain("error[alert-type-unknown]");
     expect(result.stderr).toBe(`${faults}wfkit: signals/grocery.alert.json has errors; nothing was sent (the service would refuse it too)\n`);
     expect(result.stdout).toBe("");
-    expect(server.log).toEqual([]);
+    expect(proxy.log).toEqual([]);
   });
 
   it("a file that is not an alert body is refused with what to do (exit 2)", async () => {
@@ -210,38 +278,39 @@ describe("wfkit alerts create", () => {
     const syntax = await wfkit(["alerts", "create", "x.alert.json"], {}, broken);
     expect(syntax.status).toBe(1);
     expect(syntax.stderr).toMatch(/^error\[/);
-    expect(server.log).toEqual([]);
+    expect(proxy.log).toEqual([]);
   });
 });
 
 describe("wfkit views", () => {
   it("create, list, delete; a second delete is not found (exit 1)", async () => {
+    const driverIds = sample.cpix("UK").drivers.map((driver) => driver.id);
     const dir = tempTree({
       "wfkit.config.json": "{}",
-      "energy.view.json": JSON.stringify({ name: "UK energy", geography: "UK", driver_ids: SAMPLE_DRIVERS.map((d) => d.id), question: "Is energy still rising?" }),
+      "energy.view.json": JSON.stringify({ name: "UK energy", geography: "UK", driver_ids: driverIds, question: "Is energy still rising?" }),
     });
     const created = await wfkit(["views", "create", "energy.view.json"], {}, dir);
     expect(created.status, created.stderr).toBe(0);
-    const id = /^Saved view (view_\d+) \(UK energy, UK\)\n$/.exec(created.stdout)?.[1];
+    const id = /^Saved view (\S+) \(UK energy, UK\)\n$/.exec(created.stdout)?.[1];
     expect(id).toBeDefined();
     const list = await wfkit(["views", "list"], {}, dir);
-    expect(list.stdout).toBe(`${id}  UK  UK energy  energy,shelter  Is energy still rising?\n`);
+    expect(list.stdout).toBe(`${id}  UK  UK energy  ${driverIds.join(",")}  Is energy still rising?\n`);
     const listJson = await wfkit(["views", "list", "--json"], {}, dir);
-    expect(JSON.parse(listJson.stdout)).toEqual({ views: [{ id, name: "UK energy", geography: "UK", driver_ids: ["energy", "shelter"], question: "Is energy still rising?" }] });
+    expect(JSON.parse(listJson.stdout)).toEqual({ views: [{ id, name: "UK energy", geography: "UK", driver_ids: driverIds, question: "Is energy still rising?" }] });
     const deleted = await wfkit(["views", "delete", id!], {}, dir);
     expect([deleted.status, deleted.stdout]).toEqual([0, `Deleted saved view ${id}\n`]);
     const again = await wfkit(["views", "delete", id!], {}, dir);
-    expect([again.status, again.stderr]).toEqual([1, `wfkit: not found (404 on DELETE /api/views/${id}): No saved view ${id}.\n`]);
+    expect([again.status, again.stderr]).toEqual([1, `wfkit: not found (404 on DELETE /api/views/${id}): ${signalsErrors.viewNotFound(id!).message}\n`]);
     expect((await wfkit(["views", "list"], {}, dir)).stdout).toBe("no saved views\n");
-    expect(server.log.every((entry) => entry.alertToken === ALERT_TOKEN && entry.authorization === undefined)).toBe(true);
-    expect(server.log.map((entry) => `${entry.method} ${entry.path}`)).toEqual(["POST /api/views", "GET /api/views", "GET /api/views", `DELETE /api/views/${id}`, `DELETE /api/views/${id}`, "GET /api/views"]);
+    expect(proxy.log.every((entry) => entry.alertToken === ALERT_TOKEN && entry.authorization === undefined)).toBe(true);
+    expect(proxy.log.map((entry) => `${entry.method} ${entry.path}`)).toEqual(["POST /api/views", "GET /api/views", "GET /api/views", `DELETE /api/views/${id}`, `DELETE /api/views/${id}`, "GET /api/views"]);
   });
 
   it("a view body with faults is not sent; a wrong alert token is refused naming its variable", async () => {
     const bad = await wfkit(["views", "create", "signals/energy.view.json"]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain("error[view-field-type]");
-    expect(server.log).toEqual([]);
+    expect(proxy.log).toEqual([]);
     const refused = await wfkit(["views", "list"], { WFKIT_ALERT_TOKEN: "nope" });
     expect([refused.status, refused.stderr]).toEqual([1, "wfkit: the service refused the alert token (401 on GET /api/views): it is missing, unknown or expired. Check WFKIT_ALERT_TOKEN or the --token-file file.\n"]);
     const usage = await wfkit(["views", "remove", "x"]);
