@@ -16,6 +16,7 @@ export default defineConfig({
       "@wfkit/core": src("core"),
       "@wfkit/api": src("api"),
       "@wfkit/dsl": src("dsl"),
+      "@wfkit/graph/pan-zoom": fileURLToPath(new URL("./packages/graph/src/pan-zoom.ts", import.meta.url)),
       "@wfkit/graph": src("graph"),
       // The subpath first: an alias also matches the names that start with it and a "/".
       "@wfkit/project/pure": fileURLToPath(new URL("./packages/project/src/pure.ts", import.meta.url)),

@@ -30,6 +30,7 @@ const workspaceSources = {
   name: "workspace-sources",
   setup(build) {
     build.onResolve({ filter: /^@wfkit\/(core|dsl|graph)$/ }, (args) => ({ path: path.join(packages, args.path.slice("@wfkit/".length), "src/index.ts") }));
+    build.onResolve({ filter: /^@wfkit\/graph\/pan-zoom$/ }, () => ({ path: path.join(packages, "graph/src/pan-zoom.ts") }));
     build.onResolve({ filter: /^@wfkit\/project\/pure$/ }, () => ({ path: path.join(packages, "project/src/pure.ts") }));
     build.onResolve({ filter: /^@wfkit\/language-server\/browser$/ }, () => ({ path: path.join(packages, "language-server/src/browser.ts") }));
     build.onResolve({ filter: /^@wfkit\/language-server\/protocol$/ }, () => ({ path: path.join(packages, "language-server/src/protocol.ts") }));

@@ -4,11 +4,11 @@
  * errors that leave no graph, the last drawing stays, dimmed, with a note saying so.
  *
  * The drawing is fitted to the pane no smaller than labels 11 px high, scrolls past that, and
- * zooms and pans by mouse and keyboard (pan-zoom.ts, the editor preview's own); a redraw keeps
+ * zooms and pans by mouse and keyboard (@wfkit/graph/pan-zoom, as in the editor preview); a redraw keeps
  * the view. The pane's tab panel is what scrolls.
  */
 import type { GraphPictureNode } from "@wfkit/language-server/browser";
-import { PanZoom, ZOOM_STEP } from "./pan-zoom.js";
+import { PanZoom, ZOOM_STEP } from "@wfkit/graph/pan-zoom";
 import { importSvg } from "./safe-markup.js";
 
 export interface GraphView {

@@ -4,10 +4,10 @@
  * sends, highlights the node under the editor's cursor, and reports clicks and the export
  * button. It never parses the workflow: the language server drew the picture. The drawing is
  * fitted to the panel at a readable size, zoomed and panned by mouse and keyboard
- * (pan-zoom.ts), and its view is kept across redraws and in the webview's state, so a page
+ * (@wfkit/graph/pan-zoom), and its view is kept across redraws and in the webview's state, so a page
  * reloaded when its tab comes back shows what it showed.
  */
-import { PanZoom, ZOOM_STEP, type GraphView } from "./pan-zoom.js";
+import { PanZoom, ZOOM_STEP, type GraphView } from "@wfkit/graph/pan-zoom";
 
 interface PreviewNode {
   key: string;

@@ -1,8 +1,7 @@
 /**
  * Zoom and pan for a workflow's drawing in a scrolling viewport, shared by the editor preview
- * and the playground's graph pane: this file is packages/vscode/webview/pan-zoom.ts and, word
- * for word, packages/playground/src/pan-zoom.ts (a test holds them equal; the two packages
- * may not import each other).
+ * (packages/vscode/webview) and the playground's graph pane: `@wfkit/graph/pan-zoom`, browser
+ * code beside the renderer whose drawings it shows (nothing else in the package touches the DOM).
  *
  * The drawing's labels are 11 units high (edge labels 9): at scale 1 a label is 11 CSS pixels.
  * A drawing is first fitted to the viewport, but never below that readable scale: a drawing
