@@ -6,7 +6,7 @@ import { bodyKindOf, validateAlertBody, validateDefinition, validateViewBody, ty
 import type { WfFile } from "./ast.js";
 import { compileAst, type CompiledAst } from "./compile.js";
 import { compareFaults, type SourceFault, type SourceRelated } from "./diagnostics.js";
-import { parseJsonSource, type ScannedJson } from "./json-source.js";
+import { parseJsonSource, type JsonSource, type ScannedJson } from "./json-source.js";
 import { parse } from "./chunks.js";
 import { lineIndexOf } from "./positions.js";
 import type { PointerPart, SourceMap } from "./source-map.js";
@@ -20,6 +20,17 @@ export interface AnalyzeOptions {
   fileName?: string;
   /** JSON only: what the caller's scan of this very text found (the CLI's directory walk scans each `.json` file it judges). */
   scannedJson?: ScannedJson;
+  /**
+   * JSON only: this very text's parse, when the caller made it (`parseJsonSource`; an editor
+   * parses each version from the last one). The analysis then reads the text no second time.
+   */
+  jsonSource?: JsonSource;
+  /**
+   * Checks a definition; core's `validateDefinition` with `catalogue` when omitted. An editor
+   * passes one that reuses its last check (core's `CheckSession`); alert and view bodies are
+   * always judged by their own validators.
+   */
+  check?: (definition: unknown) => ValidationResult;
 }
 
 export interface SourceAnalysis {
@@ -60,13 +71,8 @@ function analyzeWf(text: string, options: AnalyzeOptions): SourceAnalysis {
   return analyzeCompiledWf(parsed, compileAst(parsed.ast, text, { lines: lineIndexOf(text) }), options);
 }
 
-export interface CompiledWfOptions extends AnalyzeOptions {
-  /**
-   * Checks the definition; core's `validateDefinition` with `catalogue` when omitted. An
-   * editor passes one that reuses its last check when the definition has not changed.
-   */
-  check?: (definition: unknown) => ValidationResult;
-}
+/** What `analyzeCompiledWf` takes: `check`, as `analyzeSource`, may reuse an editor's last check. */
+export type CompiledWfOptions = AnalyzeOptions;
 
 /**
  * What `analyzeSource(text, "wf")` gives, from the text's parse and compile (which an editor
@@ -90,7 +96,7 @@ export function analyzeCompiledWf(parsed: { ast: WfFile; faults: readonly Source
 }
 
 function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
-  const source = parseJsonSource(text, true, options.scannedJson);
+  const source = options.jsonSource ?? parseJsonSource(text, true, { scanned: options.scannedJson });
   const analysis: SourceAnalysis = {
     definition: source.complete ? source.value : undefined,
     faults: [...source.faults],
@@ -101,7 +107,7 @@ function analyzeJson(text: string, options: AnalyzeOptions): SourceAnalysis {
   if (source.complete) {
     const kind = bodyKindOf(options.fileName, source.value);
     if (kind !== "definition") analysis.bodyKind = kind;
-    addCheck(analysis, kind === "alert" ? validateAlertBody(source.value) : kind === "view" ? validateViewBody(source.value) : checkDefinition(source.value, options));
+    addCheck(analysis, kind === "alert" ? validateAlertBody(source.value) : kind === "view" ? validateViewBody(source.value) : options.check ? options.check(source.value) : checkDefinition(source.value, options));
   }
   return finish(analysis);
 }

@@ -30,17 +30,45 @@ export interface JsonSource {
   tree: JsonNode | undefined;
 }
 
+export interface JsonParseOptions {
+  /** What the caller's scan of this very text found (see `ScannedJson`). */
+  scanned?: ScannedJson | undefined;
+  /** The line index of this very text, when the caller keeps one (an editor keeps its line starts). */
+  lines?: LineIndex | undefined;
+  /**
+   * The parse of the text before an edit, and where the edit was (`start`..`oldEnd` of the
+   * old text became `start`..`newEnd` of this one): the text is then read again only inside
+   * the smallest value that holds the edit, when that is still strict JSON (see
+   * `reparseEdited`), and as a whole otherwise. The result is the same either way.
+   */
+  previous?: { source: JsonSource; edit: JsonEdit } | undefined;
+  /**
+   * With `previous`: a value this long or shorter that holds the edit is read whole rather than
+   * searched for the smaller value inside it (256 characters; tests set 0, to follow every edit
+   * down to its smallest value).
+   */
+  readWhole?: number | undefined;
+}
+
+/** Where a text changed: `start`..`oldEnd` of the old text became `start`..`newEnd` of the new one. */
+export interface JsonEdit {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
 /**
  * Parses a `.json` source. Never throws. `strictPath` false sends strict JSON through
  * jsonc-parser's tree too (tests compare the two paths; both place every fault alike).
- * `scanned` is what the caller's scan of this very text found (see `ScannedJson`).
  */
-export function parseJsonSource(text: string, strictPath = true, scanned?: ScannedJson): JsonSource {
-  const lines = new LineIndex(text);
+export function parseJsonSource(text: string, strictPath = true, options: JsonParseOptions = {}): JsonSource {
+  const lines = options.lines ?? new LineIndex(text);
   // jsonc-parser does not accept a byte order mark; a space of the same length keeps offsets.
   const parsable = text.charCodeAt(0) === 0xfeff ? " " + text.slice(1) : text;
   if (strictPath) {
-    const strict = parseStrictJson(text, parsable, lines, scanned);
+    const edited = options.previous ? reparseEdited(options.previous.source, options.previous.edit, text, parsable, lines, options.readWhole ?? SMALL_VALUE) : undefined;
+    if (edited) return edited;
+    const strict = parseStrictJson(text, parsable, lines, options.scanned);
     if (strict) return strict;
   }
   // jsonc-parser's parser recurses once per nesting level: refuse, with a positioned fault,
@@ -72,7 +100,7 @@ export function parseJsonSource(text: string, strictPath = true, scanned?: Scann
     faults.push(sourceFault(lines, DSL_CODES.jsonSyntax, described.message, described.span));
   }
   const value = tree ? valueOfNode(tree, parsable, faults, lines) : undefined;
-  return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+  return { value, complete, faults, sourceMap: new JsonSourceMap(text, tree, lines), tree };
 }
 
 /**
@@ -100,7 +128,142 @@ function parseStrictJson(text: string, parsable: string, lines: LineIndex, scann
   }
   // JSON.parse took the text, so all that may follow the value is JSON's whitespace.
   const tree = new LazyJsonNode(parsable, skipSpace(parsable, 0), undefined, parsable.trimEnd().length);
-  return { value, complete: true, faults, sourceMap: new JsonSourceMap(text, tree), tree };
+  return { value, complete: true, faults, sourceMap: new JsonSourceMap(text, tree, lines), tree };
+}
+
+/**
+ * A strict JSON source after an edit, read again only inside the smallest value that holds
+ * the edit (what an editor's keystroke usually touches: a string, one node of a large graph),
+ * when that value alone is still strict JSON; undefined otherwise, and the caller reads the
+ * whole text. The result is what `parseStrictJson` gives for the whole text:
+ *
+ * - the text outside the value is unchanged, and the value is one JSON value, so the whole is
+ *   still strict JSON (a value is self-contained: its first and last tokens end where it does);
+ * - the value is the last one's with that one value replaced, copying only the containers on
+ *   the way to it (copy-on-write: every other object is the last version's own, which lets
+ *   core's CheckSession re-judge only the node that changed);
+ * - the tree is the last one's, moved past the edit, with nothing read anew but the value;
+ * - the repeated keys are the last version's outside the value, moved, and the value's own
+ *   (an object that repeats a key is read whole: JSON.parse keeps a repeated key's last value);
+ * - nesting past MAX_JSON_DEPTH, or any doubt, gives undefined.
+ */
+function reparseEdited(previous: JsonSource, edit: JsonEdit, text: string, parsable: string, lines: LineIndex, readWhole: number): JsonSource | undefined {
+  const root = previous.tree;
+  if (!(root instanceof LazyJsonNode) || !previous.complete || previous.faults.some((fault) => fault.code !== DSL_CODES.duplicateField)) return undefined;
+  const { start, oldEnd, newEnd } = edit;
+  const delta = newEnd - oldEnd;
+  if (start < 0 || oldEnd < start || newEnd < start || root.text.length + delta !== parsable.length) return undefined;
+
+  // The value nodes from the root down to the smallest value holding the edit, and the key or
+  // index that leads from each to the next.
+  const path: LazyJsonNode[] = [root];
+  const steps: (string | number)[] = [];
+  // Down while the value is large (reading a small one whole costs less than finding its
+  // children), and at most DESCENT levels (each level reads its value's children once: a text
+  // nested thousands of levels deep must not be read once per level).
+  for (let node = root; path.length === 1 || (node.length > readWhole && path.length <= DESCENT); ) {
+    const children = node.type === "object" || node.type === "array" ? node.children! : [];
+    const index = lastStartingBy(children, start);
+    const child = children[index];
+    if (!child || child.offset + child.length < oldEnd) break;
+    if (node.type === "array") {
+      steps.push(index);
+      node = child;
+    } else {
+      const [key, value] = child.children!;
+      // The edit must lie inside the property's value, and the object must not repeat a key.
+      if (!key || !value || value.offset > start || repeatsKeyAround(previous.faults, node, value)) break;
+      steps.push(key.value as string);
+      node = value;
+    }
+    path.push(node);
+  }
+  const edited = path[path.length - 1]!;
+  if (edited === root) return undefined;
+
+  const from = edited.offset;
+  const to = edited.offset + edited.length + delta;
+  let value: unknown;
+  try {
+    value = JSON.parse(parsable.slice(from, to));
+  } catch {
+    return undefined;
+  }
+  const shape = shapeOf(value, path.length - 1);
+  if (shape.tooDeep) return undefined;
+
+  // The faults (repeated keys only): the last version's before the value, the value's own,
+  // then the last version's after it, moved; in text order, as a whole read gives them.
+  const move = (offset: number) => (offset < start ? offset : offset + delta);
+  const oldTo = edited.offset + edited.length;
+  const faults: SourceFault[] = [];
+  const after: SourceFault[] = [];
+  for (const fault of previous.faults) {
+    if (fault.span.end <= from) faults.push(fault.related?.some((entry) => entry.span.start >= oldTo) ? movedFault(fault, move, lines) : fault);
+    else if (fault.span.start >= oldTo) after.push(movedFault(fault, move, lines));
+  }
+  if (value !== null && typeof value === "object" && mayRepeatKeys(parsable.slice(from, to), shape)) reportDuplicateKeys(parsable, lines, faults, from, to);
+  faults.push(...after);
+
+  // The value: the last one's, with the containers on the path copied.
+  const containers: unknown[] = [previous.value];
+  for (const step of steps.slice(0, -1)) containers.push((containers[containers.length - 1] as Record<string | number, unknown>)[step]);
+  let replacement = value;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const container = containers[i];
+    if (Array.isArray(container)) {
+      const copy = container.slice();
+      copy[steps[i] as number] = replacement;
+      replacement = copy;
+    } else {
+      const copy = { ...(container as Record<string, unknown>) };
+      setOwnField(copy, steps[i] as string, replacement);
+      replacement = copy;
+    }
+  }
+
+  let valueEndAt = to;
+  while (valueEndAt > from && isJsonBlank(parsable.charCodeAt(valueEndAt - 1))) valueEndAt--;
+  const tree = root.moved(parsable, move, edited, skipSpace(parsable, from), valueEndAt);
+  return { value: replacement, complete: true, faults, sourceMap: new JsonSourceMap(text, tree, lines), tree };
+}
+
+/** A value this long or shorter is read whole when an edit is inside it. */
+const SMALL_VALUE = 256;
+/** The deepest an edit's value is looked for (levels below the root). */
+const DESCENT = 32;
+
+/** Index of the last of `nodes` (in text order) that starts at or before `offset`; -1 when none does. */
+function lastStartingBy(nodes: readonly LazyJsonNode[], offset: number): number {
+  let low = 0;
+  let high = nodes.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (nodes[middle]!.offset <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
+}
+
+/** Whether a repeated key of the last version lies in `object` but outside `value` (then JSON.parse's choice of value must be made again). */
+function repeatsKeyAround(faults: readonly SourceFault[], object: LazyJsonNode, value: LazyJsonNode): boolean {
+  const objectEnd = object.offset + object.length;
+  const valueEnd = value.offset + value.length;
+  return faults.some((fault) => fault.span.start >= object.offset && fault.span.end <= objectEnd && (fault.span.end <= value.offset || fault.span.start >= valueEnd));
+}
+
+function movedFault(fault: SourceFault, move: (offset: number) => number, lines: LineIndex): SourceFault {
+  const span = { start: move(fault.span.start), end: move(fault.span.end) };
+  const moved: SourceFault = { ...fault, range: lines.rangeOf(span), span };
+  if (fault.related) moved.related = fault.related.map((entry) => {
+    const relatedSpan = { start: move(entry.span.start), end: move(entry.span.end) };
+    return { ...entry, span: relatedSpan, range: lines.rangeOf(relatedSpan) };
+  });
+  return moved;
+}
+
+function isJsonBlank(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /**
@@ -128,12 +291,12 @@ interface ValueShape {
  * optimised far sooner than a loop over an explicit stack calling `Object.keys` per object,
  * and a string is searched for `:` only when `includes` says it has one.
  */
-function shapeOf(root: unknown): ValueShape {
+function shapeOf(root: unknown, containersAbove = 0): ValueShape {
   const shape: ValueShape = { tooDeep: false, keys: 0, colonsInStrings: 0 };
   if (root !== null && typeof root === "object") {
     // `for…in` also lists what a polluted `Object.prototype` carries: then only own fields count.
     ownFieldsOnly = prototypeHasEnumerables();
-    addShape(root, 1, shape);
+    addShape(root, containersAbove + 1, shape);
   } else if (typeof root === "string") {
     shape.colonsInStrings = colonsIn(root);
   }
@@ -215,7 +378,8 @@ class LazyJsonNode implements JsonNode {
   private childNodes: LazyJsonNode[] | undefined;
 
   constructor(
-    private readonly text: string,
+    /** The text this node is read from (the source's, a byte order mark made a space). */
+    readonly text: string,
     readonly offset: number,
     readonly parent: LazyJsonNode | undefined,
     end?: number,
@@ -223,6 +387,33 @@ class LazyJsonNode implements JsonNode {
   ) {
     this.type = type ?? typeAt(text, offset);
     this.length = (end ?? valueEnd(text, offset)) - offset;
+  }
+
+  /**
+   * This node in `text`, the text after an edit outside it or around it: its offsets moved by
+   * `move`, and what was read of its children moved alike (nothing is read anew). `edited`,
+   * the value the edit was inside, becomes the value at `editedStart`..`editedEnd` of `text`
+   * (read lazily), and the property it is the value of ends where it ends.
+   */
+  moved(text: string, move: (offset: number) => number, edited: LazyJsonNode, editedStart: number, editedEnd: number): LazyJsonNode {
+    const editedOldEnd = edited.offset + edited.length;
+    const copy = (node: LazyJsonNode, parent: LazyJsonNode | undefined) => {
+      if (node === edited) return new LazyJsonNode(text, editedStart, parent, editedEnd);
+      const end = node.offset + node.length;
+      return new LazyJsonNode(text, move(node.offset), parent, end === editedOldEnd ? editedEnd : move(end), node.type);
+    };
+    const root = copy(this, undefined);
+    // Iterative: a deeply nested text must not overflow the stack.
+    const stack: [LazyJsonNode, LazyJsonNode][] = this.childNodes ? [[this, root]] : [];
+    while (stack.length) {
+      const [from, to] = stack.pop()!;
+      to.childNodes = from.childNodes!.map((child) => {
+        const moved = copy(child, to);
+        if (child !== edited && child.childNodes) stack.push([child, moved]);
+        return moved;
+      });
+    }
+    return root;
   }
 
   get value(): unknown {
@@ -242,7 +433,8 @@ class LazyJsonNode implements JsonNode {
     if (this.type === "property") {
       const key = new LazyJsonNode(text, this.offset, this);
       const valueStart = skipSpace(text, skipSpace(text, key.offset + key.length) + 1);
-      children.push(key, new LazyJsonNode(text, valueStart, this));
+      // The value ends where the property does: no second scan of it.
+      children.push(key, new LazyJsonNode(text, valueStart, this, this.offset + this.length));
       return children;
     }
     const close = this.offset + this.length - 1;
@@ -325,14 +517,14 @@ function stringEnd(text: string, start: number): number {
 }
 
 /**
- * `duplicate-field` warnings for strict JSON text, in one pass: the names of each open
- * object are kept until it closes.
+ * `duplicate-field` warnings for strict JSON text (or the value at `from`..`to` of it), in one
+ * pass: the names of each open object are kept until it closes.
  */
-function reportDuplicateKeys(text: string, lines: LineIndex, faults: SourceFault[]): void {
+function reportDuplicateKeys(text: string, lines: LineIndex, faults: SourceFault[], from = 0, to = text.length): void {
   // For each open container: the names seen (objects) and where each first appeared, or null (arrays).
   const open: (Map<string, number> | null)[] = [];
   let expectKey = false;
-  for (let at = 0; at < text.length; at++) {
+  for (let at = from; at < to; at++) {
     const c = text.charCodeAt(at);
     if (c === 0x22) {
       const end = stringEnd(text, at);
@@ -364,7 +556,7 @@ function reportDuplicateKeys(text: string, lines: LineIndex, faults: SourceFault
 function tooDeeplyNested(text: string, lines: LineIndex, offset: number): JsonSource {
   const message = tooDeeplyNestedMessage("a JSON file");
   const faults = [sourceFault(lines, DSL_CODES.jsonSyntax, message, { start: offset, end: Math.min(text.length, offset + 1) })];
-  return { value: undefined, complete: false, faults, sourceMap: new JsonSourceMap(text, undefined), tree: undefined };
+  return { value: undefined, complete: false, faults, sourceMap: new JsonSourceMap(text, undefined, lines), tree: undefined };
 }
 
 interface DescribedError {
@@ -490,8 +682,9 @@ export class JsonSourceMap extends LazySourceMap {
   constructor(
     text: string,
     private readonly tree: JsonNode | undefined,
+    lines?: LineIndex,
   ) {
-    super(text);
+    super(text, lines);
   }
 
   protected resolve(tokens: readonly string[], _part: PointerPart): PointerResolution {

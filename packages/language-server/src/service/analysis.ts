@@ -1,12 +1,13 @@
 /**
  * The analysis of one document version: what every feature reads. For `.wf` it is what
  * `analyzeSource` computes, reached through the incremental parser; for JSON it is
- * `analyzeSource` itself plus jsonc-parser's tree for hovers. Either way the project's policy
+ * `analyzeSource` on the document's own parse (made from the last version's: see
+ * `WfkitDocument.jsonSource`), whose tree the hovers read. Either way the project's policy
  * (suppressions, the config's severity) is then applied by @wfkit/project's
  * `applyProjectPolicy`, as `wfkit check` applies it: the editor's verdict is the CLI's.
  */
 import { validateDefinition, type Estimate } from "@wfkit/core";
-import { analyzeCompiledWf, analyzeSource, parseJsonSource, type JsonSource, type SourceAnalysis, type SourceFault, type SourceMap } from "@wfkit/dsl";
+import { analyzeCompiledWf, analyzeSource, type JsonSource, type SourceAnalysis, type SourceFault, type SourceMap } from "@wfkit/dsl";
 import { applyProjectPolicy } from "@wfkit/project/pure";
 import type { WfkitDocument } from "./document.js";
 
@@ -32,15 +33,27 @@ export function analyzeDocument(document: WfkitDocument): Analysis {
   return document.language === "json" ? analyzeJson(document) : analyzeWf(document);
 }
 
+/**
+ * `analyzeSource(text, "json")` on the document's one parse of this version (never a second)
+ * with core's CheckSession for the check, as for `.wf`: the parse copies only the containers
+ * above the value an edit changed, so the session re-judges that node alone.
+ */
 function analyzeJson(document: WfkitDocument): Analysis {
-  const result = analyzeSource(document.text, "json", { catalogue: document.catalogue, fileName: document.uri });
+  const source = document.jsonSource!;
+  const { history, catalogue } = document;
+  const result = analyzeSource(document.text, "json", {
+    catalogue,
+    fileName: document.uri,
+    jsonSource: source,
+    check: (definition) => (history ? history.checkSession.check(definition, catalogue) : validateDefinition(definition, { catalogue })),
+  });
   return {
     ...withPolicy(document, result),
     estimate: result.estimate,
     compiled: result.definition,
     definition: result.definition,
     sourceMap: result.sourceMap,
-    jsonTree: parseJsonSource(document.text).tree,
+    jsonTree: source.tree,
     ...(result.bodyKind && result.bodyKind !== "definition" ? { bodyKind: result.bodyKind } : {}),
   };
 }

@@ -6,20 +6,23 @@
  * so a new version is parsed reusing every statement the edit left alone; a compile cache, so
  * only the statements the parser made anew are compiled; and a check session, which re-judges
  * only the nodes the compile made anew (and nothing when the definition stayed the same).
- * Parsing, compiling and checking all wait until something asks. Only the latest version of
- * a document may be queried: reusing a parse moves its syntax trees (see
+ * Versions of a JSON document share the check session: each version is parsed from the last
+ * parsed one (@wfkit/dsl's `parseJsonSource` reads again only the value an edit was inside,
+ * and copies only the containers above it), so the session re-judges only the node that
+ * changed. Parsing, compiling and checking all wait until something asks. Only the latest
+ * version of a document may be queried: reusing a parse moves its syntax trees (see
  * wf/incremental-parser.ts).
  */
 import { CheckSession, type Catalogue } from "@wfkit/core";
 import type { FilePolicy } from "@wfkit/project/pure";
-import { CompileCache, LineIndex, compileAst, type CompiledAst, type WfFile } from "@wfkit/dsl";
+import { CompileCache, LineIndex, compileAst, parseJsonSource, type CompiledAst, type JsonSource, type WfFile } from "@wfkit/dsl";
 import { SymbolTable } from "./wf/symbols.js";
 import { analyzeDocument, type Analysis } from "./analysis.js";
 import { LineMap, composeRegions, type TextEditRegion } from "./text.js";
 import type { Language } from "./types.js";
 import { IncrementalParser, type ParseResult } from "./wf/incremental-parser.js";
 
-/** What the versions of one `.wf` document share, so that an edit costs about what it changed. */
+/** What the versions of one document share, so that an edit costs about what it changed (JSON: the check session only). */
 export class DocumentHistory {
   readonly parser = new IncrementalParser();
   /** Each statement's compiled output, reused for the statements the parser reused. */
@@ -38,6 +41,10 @@ export class WfkitDocument {
   private pending: { base: ParseResult; region: TextEditRegion } | undefined;
   private symbolTable: SymbolTable | undefined;
   private compiledResult: CompiledAst | undefined;
+  /** JSON: this version's parse, once made. */
+  private jsonParse: JsonSource | undefined;
+  /** JSON, not parsed yet: the last parse made, and the one region of text changed since. */
+  private jsonPending: { base: JsonSource; region: TextEditRegion } | undefined;
 
   constructor(
     readonly uri: string,
@@ -54,13 +61,21 @@ export class WfkitDocument {
     readonly lines: LineMap = new LineMap(text),
     /** @internal This text's parse, or how to reach it incrementally. */
     parse?: { result: ParseResult } | { base: ParseResult; region: TextEditRegion },
+    /** @internal JSON: this text's parse, or how to reach it incrementally. */
+    json?: { source: JsonSource } | { base: JsonSource; region: TextEditRegion },
   ) {
     if (parse && "result" in parse) this.parseResult = parse.result;
     else this.pending = parse;
+    if (json && "source" in json) this.jsonParse = json.source;
+    else this.jsonPending = json;
   }
 
   /** The next version after an edit. Nothing is parsed until a feature or a check asks. */
   next(version: number, text: string, lines: LineMap, region: TextEditRegion): WfkitDocument {
+    if (this.language === "json") {
+      const json = this.jsonParse ? { base: this.jsonParse, region } : this.jsonPending && { base: this.jsonPending.base, region: composeRegions(this.jsonPending.region, region) };
+      return new WfkitDocument(this.uri, this.language, version, text, this.catalogue, this.catalogueProblem, this.policy, this.history, lines, undefined, json);
+    }
     const pending = this.parseResult
       ? { base: this.parseResult, region }
       : this.pending && { base: this.pending.base, region: composeRegions(this.pending.region, region) };
@@ -70,7 +85,8 @@ export class WfkitDocument {
   /** The same text checked against another catalogue and policy (the parse is reused). */
   withCatalogue(catalogue: Catalogue, problem: string | undefined, policy: FilePolicy): WfkitDocument {
     const parse = this.parseResult ? { result: this.parseResult } : this.pending;
-    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, policy, this.history, this.lines, parse);
+    const json = this.jsonParse ? { source: this.jsonParse } : this.jsonPending;
+    return new WfkitDocument(this.uri, this.language, this.version, this.text, catalogue, problem, policy, this.history, this.lines, parse, json);
   }
 
   /**
@@ -79,8 +95,8 @@ export class WfkitDocument {
    * whole text otherwise.
    */
   get parseState(): "done" | "incremental" | "fresh" {
-    // A JSON document's features read its analysis (jsonc-parser's tree comes with it).
-    if (this.language === "json") return this.analysisResult ? "done" : "fresh";
+    // A JSON document's features read its analysis (its tree comes with it).
+    if (this.language === "json") return this.analysisResult ? "done" : this.jsonParse || this.jsonPending ? "incremental" : "fresh";
     if (this.parseResult) return "done";
     return this.pending && this.history?.parser.current === this.pending.base ? "incremental" : "fresh";
   }
@@ -104,6 +120,21 @@ export class WfkitDocument {
     const parser = this.history?.parser;
     if (!parser || !this.parseResult || parser.current !== this.parseResult) return true;
     return parser.prepare();
+  }
+
+  /**
+   * JSON: this version's parse (undefined for `.wf`), made from the last parsed version's when
+   * there is one: a keystroke inside a value reads that value again, not the whole text.
+   */
+  get jsonSource(): JsonSource | undefined {
+    if (this.language !== "json") return undefined;
+    if (!this.jsonParse) {
+      const previous = this.jsonPending && { source: this.jsonPending.base, edit: this.jsonPending.region };
+      // The line starts the editor's edits keep up to date place the faults: no pass over the text to find them.
+      this.jsonParse = parseJsonSource(this.text, true, { lines: new LineIndex(this.text, this.lines.lineStarts), previous });
+      this.jsonPending = undefined;
+    }
+    return this.jsonParse;
   }
 
   /** The `.wf` syntax tree (undefined for JSON). */

@@ -92,7 +92,7 @@ export function createLanguageService(options: LanguageServiceOptions = {}): Lan
   const docsBaseUrl = options.docsBaseUrl ?? DEFAULT_DOCS_BASE_URL;
   return {
     createDocument(init) {
-      const history = init.language === "wf" ? new DocumentHistory() : undefined;
+      const history = new DocumentHistory();
       return new WfkitDocument(init.uri, init.language, init.version, init.text, init.catalogue ?? defaultCatalogue, init.catalogueProblem, init.policy ?? NO_POLICY, history);
     },
     updateDocument(document, version, changes) {
