@@ -36,6 +36,7 @@ import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
 import type { Database, SqlValue, Statement as Prepared } from "sql.js";
 import { acquireLock, LockRefused, type HeldLock } from "./lock.js";
 import { MIGRATIONS, VACUUM_AFTER } from "./migrations.js";
+import { text } from "./rows.js";
 
 export type Row = Record<string, SqlValue>;
 type Statement = [sql: string, params: SqlValue[]];
@@ -322,7 +323,7 @@ export class Store {
     const table = this.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
     if (!table.length) return undefined;
     const row = this.get("SELECT value FROM meta WHERE key = ?", [key]);
-    return row ? String(row.value) : undefined;
+    return row ? text(row, "value") : undefined;
   }
 
   private setMeta(key: string, value: string): void {
