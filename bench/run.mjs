@@ -1,8 +1,11 @@
 // `npm run bench`: every performance figure wfkit publishes, measured in one run and
 // printed as tables; the figures are written to bench/results.json. Each comparison is
 // measured side by side in one process (or, for process start-up, back to back), so the
-// ratios hold on a noisy machine. BENCH_QUICK=1 skips the 1M-node sizes. The whole-process
-// section (whole-process.mjs) times `wfkit check` as users run it, in paired fresh processes.
+// ratios hold on a noisy machine. BENCH_QUICK=1 skips the 1M-node sizes (and runs the JSON
+// directory and keystroke sections with fewer rounds). The whole-process section
+// (whole-process.mjs) times `wfkit check` as users run it, in paired fresh processes;
+// json-dir.mjs a directory of JSON definitions beside ajv-cli, json-keystroke.mjs the JSON
+// keystroke in the language server beside the .wf one and VS Code's JSON language service.
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchChecker } from "./core.mjs";
@@ -17,6 +20,8 @@ import { benchPlayground } from "./playground.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
 import { runHostileScale } from "../test/fuzz/scale.mjs";
 import { benchHostileGrowth, GROWTH_BUDGET } from "./hostile.mjs";
+import { benchJsonDirectory } from "./json-dir.mjs";
+import { benchJsonKeystroke } from "./json-keystroke.mjs";
 
 const quick = process.env.BENCH_QUICK === "1";
 const scaling = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
@@ -53,6 +58,23 @@ section(
 );
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
+results.jsonDirectory = benchJsonDirectory({ quick });
+section(
+  "`wfkit check DIR` of JSON definitions (20-40 nodes, six shapes) against a walk+read+JSON.parse floor and `ajv validate` (ajv-cli, the definition schema), and naming every file instead; fresh processes in turned rounds (ms and median ratios; goals: 3x the floor, 1.0x ajv)",
+  results.jsonDirectory,
+);
+results.jsonKeystroke = await benchJsonKeystroke(quick ? { keystrokes: 16, warmup: 6 } : { keystrokes: 40, warmup: 10 });
+section("LSP: a JSON keystroke at 10k nodes over stdio, beside the .wf keystroke in the same server and vscode-json-languageservice validating the same text with the definition schema in-process (ms; goal: JSON within 3x the .wf keystroke)", [
+  {
+    nodes: results.jsonKeystroke.nodes,
+    wfMedianMs: results.jsonKeystroke.wf.medianMs,
+    jsonMedianMs: results.jsonKeystroke.json.medianMs,
+    jsonP95Ms: results.jsonKeystroke.json.p95Ms,
+    vscodeJsonMedianMs: results.jsonKeystroke.vscodeJson.medianMs,
+    jsonVsWf: results.jsonKeystroke.jsonVsWf,
+    jsonVsVscodeJson: results.jsonKeystroke.jsonVsVscodeJson,
+  },
+]);
 results.service = await benchService();
 results.graph = await benchGraphLayout();
 section("Graph: `wfkit graph --format svg` drawing a generated workflow, Graphviz's load included (ms, medians)", results.graph);
@@ -86,6 +108,14 @@ results.goals = {
   ...Object.fromEntries(results.hostileGrowth.rows.map((row) => [`hostile text, time for 4x the input: ${row.shape}`, { value: row.growth, goal: row.budget }])),
   // Higher is better for these (`atLeast`): the service's throughput against its floor.
   ...serviceHttpGoals(results.service.http),
+  ...Object.fromEntries(
+    results.jsonDirectory.flatMap((row) => [
+      [`check DIR of ${row.files} JSON files within 3x a walk+read+JSON.parse floor`, { value: row.wfkitVsFloor, goal: 3 }],
+      [`check DIR of ${row.files} JSON files within 1.0x ajv-cli validate`, { value: row.wfkitVsAjv, goal: 1 }],
+    ]),
+  ),
+  "JSON keystroke over stdio at 10k nodes within 3x the .wf keystroke": { value: results.jsonKeystroke.jsonVsWf, goal: 3 },
+  "JSON keystroke over stdio at 10k nodes within 1x vscode-json-languageservice validating in-process": { value: results.jsonKeystroke.jsonVsVscodeJson, goal: 1 },
 };
 section("Goals", Object.entries(results.goals).map(([goal, { value, goal: target }]) => ({ goal, value, target, met: value !== undefined && (results.goals[goal].atLeast ? value >= target : value <= target) })));
 writeFileSync(new URL("./results.json", import.meta.url), JSON.stringify(results, null, 2) + "\n");
