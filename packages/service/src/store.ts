@@ -87,8 +87,8 @@ export class Store {
   /**
    * Statements prepared once and kept by their SQL text: compiling SQL costs more than running
    * most of these statements (a 30-node run's step, an account read), so a request pays it once
-   * per text for the life of the store. `db.export()` frees every statement; `exportBytes`
-   * forgets them first.
+   * per text for the life of the store (sql.js's `export()` copies the database through
+   * SQLite's backup API and leaves them be).
    */
   private readonly prepared = new Map<string, { statement: Prepared; names: string[] | undefined }>();
 
@@ -254,11 +254,6 @@ export class Store {
     this.prepared.clear();
   }
 
-  /** The database's bytes. sql.js's `export()` frees every prepared statement, so they are forgotten first. */
-  private exportBytes(): Uint8Array {
-    this.forgetStatements();
-    return this.db.export();
-  }
 
   /** Resolves once every transaction committed so far is on disk (at once in memory). */
   durable(): Promise<void> {
@@ -293,7 +288,7 @@ export class Store {
     this.flush();
     if (this.failure) throw this.failure;
     this.closeJournal();
-    writeFileDurably(this.file, this.exportBytes());
+    writeFileDurably(this.file, this.db.export());
     // The snapshot holds every journal entry (their sequence numbers are at most its own),
     // so the journal can start again empty.
     const journal = journalPath(this.file);
@@ -316,7 +311,7 @@ export class Store {
 
   /** Bytes the snapshot would take now (for the bench and `GET /__admin/state`). */
   sizeBytes(): number {
-    return this.file && existsSync(this.file) ? statSync(this.file).size : this.exportBytes().byteLength;
+    return this.file && existsSync(this.file) ? statSync(this.file).size : this.db.export().byteLength;
   }
 
   private metaValue(key: string): string | undefined {
@@ -416,7 +411,7 @@ export class Store {
     // The snapshot first, then the journal aside: a crash between the two leaves the damaged
     // journal beside a snapshot that already holds every entry kept, and a second --recover
     // finds the same damage and loses nothing more.
-    writeFileDurably(file, this.exportBytes());
+    writeFileDurably(file, this.db.export());
     const aside = `${journal}.damaged-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     renameSync(journal, aside);
     fsyncPath(path.dirname(journal));
