@@ -18,13 +18,15 @@ const bin = path.join(root, "packages/cli/bin/wfkit.cjs");
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const p95 = (values) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))];
 
-/** A run row about the size of a real one (five nodes with outputs). */
+/** A run about the size of a real one: its row and five finished nodes with outputs (run_nodes). */
 function insertRun(store, id) {
-  const nodes = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ nodeId: `n${i}`, kind: "part", state: "succeeded", output: { "terminal.result": { synthesized: true, subjects: ["cmp_tesco", "cmp_sbry"] } } })));
   store.run(
-    "INSERT INTO runs (id, workflow_id, version_id, owner_user_id, account_id, state, question, mock_case, reserved_minor_units, nodes, created_at, updated_at) VALUES (?, 'wf', 'ver', 'usr', 'acct', 'succeeded', 'Which grocer wins on price?', 'default', 200, ?, 0, 0)",
-    [id, nodes],
+    "INSERT INTO runs (id, workflow_id, version_id, owner_user_id, account_id, state, question, mock_case, reserved_minor_units, created_at, updated_at) VALUES (?, 'wf', 'ver', 'usr', 'acct', 'succeeded', 'Which grocer wins on price?', 'default', 200, 0, 0)",
+    [id],
   );
+  const output = JSON.stringify({ "terminal.result": { synthesized: true, subjects: ["cmp_tesco", "cmp_sbry"] } });
+  for (let i = 0; i < 5; i++)
+    store.run("INSERT INTO run_nodes (run_id, position, node_id, kind, part_id, cost_minor_units, state, output) VALUES (?, ?, ?, 'part', 'terminal.profile', 40, 'succeeded', ?)", [id, i, `n${i}`, output]);
 }
 
 /** The device's floor: one 300-byte append and fdatasync, as the journal does. */
