@@ -8,7 +8,7 @@
 import { parentPort, workerData, isMainThread } from "node:worker_threads";
 import { createLanguageService } from "../service/language-service.js";
 import type { WfkitDocument } from "../service/document.js";
-import { checkReport, type CheckerMessage, type CheckerReport } from "./checker.js";
+import { checkReport, type CheckerMessage, type CheckerReady, type CheckerReport } from "./checker.js";
 import { errorText } from "./error-text.js";
 
 /** True in a thread the server started to check documents. */
@@ -24,6 +24,8 @@ export interface CheckerWorkerOptions {
 export function runCheckerWorker(options: CheckerWorkerOptions = {}): void {
   const port = parentPort;
   if (!port) return;
+  // The server checks a small document in-process until it hears this (checker.ts, `ready`).
+  if ((workerData as { announceReady?: boolean } | null)?.announceReady === true) port.postMessage({ type: "ready" } satisfies CheckerReady);
   let afterFirstReport = options.afterFirstReport;
   let service = createLanguageService();
   const documents = new Map<string, WfkitDocument>();

@@ -11,8 +11,8 @@
  * Where a worker cannot be started (an environment without worker threads, or a bundle that
  * does not know its own file), the same work runs in-process.
  */
-import { Worker } from "node:worker_threads";
-import { CHECKER_LOADER } from "./checker-loader.js";
+import type { Worker } from "node:worker_threads";
+import { adoptPrestartedChecker, startCheckerThread, type CheckerEntry } from "./checker-loader.js";
 import { errorText } from "./error-text.js";
 import { parserSetupMs } from "@wfkit/dsl";
 import type { Catalogue } from "@wfkit/core";
@@ -45,6 +45,9 @@ export interface CheckResult {
 /** What the checker thread sends back: a check's result, or a message it could not apply. */
 export type CheckerReport = ({ type: "result" } & CheckResult) | { type: "failed"; uri: string; message: string };
 
+/** What a checker thread started with `announceReady` says first: its bundle is loaded, it can check. */
+export type CheckerReady = { type: "ready" };
+
 /** The messages the main thread sends the worker. */
 export type CheckerMessage =
   | { type: "configure"; docsBaseUrl: string }
@@ -57,6 +60,11 @@ export type CheckerMessage =
 export interface Checker {
   /** True when checks run on a thread of their own (and report what reading cost). */
   readonly offThread: boolean;
+  /**
+   * False while a checker thread is still starting (its bundle not yet loaded): a check asked
+   * for meanwhile waits for it, so the server may check a small document in-process first.
+   */
+  readonly ready: boolean;
   send(message: Exclude<CheckerMessage, { type: "check" }>): void;
   /** Checks the latest version the checker has of `uri`; the report comes to `onReport`. */
   check(uri: string): void;
@@ -92,6 +100,7 @@ export function checkReport(service: LanguageService, document: WfkitDocument): 
 /** Runs checks on the connection's thread, on the server's own documents. */
 export class InProcessChecker implements Checker {
   readonly offThread = false;
+  readonly ready = true;
 
   constructor(
     private readonly service: () => LanguageService,
@@ -112,47 +121,45 @@ export class InProcessChecker implements Checker {
   async dispose(): Promise<void> {}
 }
 
-/**
- * What a checker thread runs: the checker's own bundle (`lsp-checker.cjs`, loaded with V8's
- * code cache by CHECKER_LOADER), or a module that calls `runCheckerWorker` when it finds itself
- * in a checker thread (the server's bundle, or a test's launcher).
- */
-export type CheckerEntry = { bundle: string } | { module: string | URL };
+export type { CheckerEntry } from "./checker-loader.js";
 
 /** Runs checks on a worker thread that mirrors the open documents. */
 export class WorkerChecker implements Checker {
   readonly offThread = true;
   private disposed = false;
+  private started = false;
 
   private constructor(private readonly worker: Worker) {}
 
+  get ready(): boolean {
+    return this.started;
+  }
+
   /**
-   * Starts a worker on `entry`, or returns undefined when none can start. `onExit` hears once
-   * of a worker that fails or stops on its own later (never after `dispose`).
+   * Starts a worker on `entry` (or adopts the one main.ts started early on it), or returns
+   * undefined when none can start. `onExit` hears once of a worker that fails or stops on its
+   * own later (never after `dispose`).
    */
   static start(entry: CheckerEntry | undefined, onReport: (report: CheckerReport) => void, onExit: (error: unknown) => void): WorkerChecker | undefined {
     if (!entry) return undefined;
     try {
-      const options = {
-        stdout: true,
-        stderr: true,
-        // A roomy young generation: each check allocates a new definition and model, and with the
-        // default one they are promoted and later swept by slow full collections (the p95 spikes).
-        resourceLimits: { maxYoungGenerationSizeMb: 64 },
+      let checker: WorkerChecker | undefined;
+      const listen = (worker: Worker) => {
+        const started = new WorkerChecker(worker);
+        let failure: unknown;
+        worker.on("message", (message: CheckerReport | CheckerReady) => {
+          if (message.type === "ready") started.started = true;
+          else onReport(message);
+        });
+        worker.on("error", (error) => (failure = error));
+        worker.on("exit", (code) => {
+          if (!started.disposed) onExit(failure ?? new Error(`the checker thread stopped (exit code ${code})`));
+        });
+        // The worker must not keep the process alive after the connection ends.
+        worker.unref();
+        checker = started;
       };
-      const worker =
-        "bundle" in entry
-          ? new Worker(CHECKER_LOADER, { ...options, eval: true, workerData: { wfkitChecker: true, checkerBundle: entry.bundle, codeCache: process.env.WFKIT_CODE_CACHE !== "0" } })
-          : new Worker(entry.module, { ...options, workerData: { wfkitChecker: true } });
-      const checker = new WorkerChecker(worker);
-      let failure: unknown;
-      worker.on("message", (report: CheckerReport) => onReport(report));
-      worker.on("error", (error) => (failure = error));
-      worker.on("exit", (code) => {
-        if (!checker.disposed) onExit(failure ?? new Error(`the checker thread stopped (exit code ${code})`));
-      });
-      // The worker must not keep the process alive after the connection ends.
-      worker.unref();
+      if (!adoptPrestartedChecker(entry, listen)) listen(startCheckerThread(entry));
       return checker;
     } catch {
       return undefined;

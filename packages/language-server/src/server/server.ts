@@ -20,6 +20,7 @@ import { InProcessChecker, WorkerChecker, type CheckerEntry, type CheckResult, t
 import { errorText } from "./error-text.js";
 import { createGuards, handleDocumentLifecycle, handleDocumentRequests, requestUri, NOT_OPEN, type OpenedDocument, type WithDocument } from "./handlers.js";
 import { isCheckerWorker, runCheckerWorker } from "./checker-worker.js";
+import { CHECKER_BUNDLE } from "./checker-loader.js";
 import * as paramsOf from "./params.js";
 import { ReadGate } from "./read-gate.js";
 import { DiagnosticsStore } from "./diagnostics-store.js";
@@ -28,6 +29,17 @@ import { runPinCommand, serviceFor } from "./service-pin.js";
 
 /** How many times a checker thread that stopped is replaced before checks move in-process. */
 const MAX_CHECKER_RESTARTS = 3;
+
+/**
+ * A document no longer than this (in UTF-16 units: about 500 nodes of `.wf`, 100 of pretty JSON)
+ * that is to be checked while the checker thread is still starting is checked on this thread
+ * at once, and by the thread as well once it is up (the same verdict, published once). An
+ * editor opens its first file right after `initialize`, when the thread has loaded at most part
+ * of its bundle: a 50-node file's first diagnostics took 58-75 ms waiting for it, about 18 ms
+ * checked here (docs/performance.md, "The first open"). Longer documents wait for the thread,
+ * as a check of them here would hold up the connection.
+ */
+export const CHECK_HERE_WHILE_STARTING = 32 * 1024;
 
 /**
  * Which documents the server handles: `.wf`, `*.workflow.json`, the Consumer Signals bodies
@@ -68,12 +80,19 @@ export function listen(connection: lsp.Connection, options: ListenOptions = {}):
   const summaries = new Map<string, { version: number; summary: CheckSummary }>();
   const diagnosticsStore = new DiagnosticsStore();
   const gate = new ReadGate();
-  const scheduler = new DiagnosticsScheduler((uri) => checker.check(uri), () => settings.debounceMs);
+  const scheduler = new DiagnosticsScheduler((uri) => runCheck(uri), () => settings.debounceMs);
   const inProcess = () => new InProcessChecker(() => service, (uri) => documents.get(uri), onReport);
   let checkerRestarts = 0;
   /** The version of each document the checker was last sent again after failing on it. */
   const resent = new Map<string, number>();
   let checker: Checker = startChecker();
+
+  /** Asks the checker for `uri`'s diagnostics, and checks a small document here first while the checker thread starts. */
+  function runCheck(uri: string): void {
+    const document = documents.get(uri);
+    if (!checker.ready && document && document.text.length <= CHECK_HERE_WHILE_STARTING) inProcess().check(uri);
+    checker.check(uri);
+  }
 
   function startChecker(): Checker {
     const entry = options.checker;
@@ -346,8 +365,7 @@ export function startServer(): void {
   listen(connection, { checker: process.env.WFKIT_LSP_IN_PROCESS === "1" ? false : checkerEntry() });
 }
 
-/** The checker's own bundle, beside the server's (see checker-main.ts). */
-export const CHECKER_BUNDLE = "lsp-checker.cjs";
+export { CHECKER_BUNDLE };
 
 /**
  * What the checker thread runs: the checker's bundle when it lies beside this code, else the
