@@ -13,12 +13,14 @@
 // `*.workflow.json`, parses the JSON and validates it; the figure is from the script's first
 // line (before the service is loaded) to the diagnostics, timed inside that process. Neither
 // figure includes Node's own start-up; wfkit's includes two hops over stdio and, while its
-// checker thread is still starting, whatever the server does about that.
+// checker thread is still starting, whatever the server does about that. Beside them, the
+// whole wait from spawning each process to its first diagnostics (wfkit: its start-up,
+// `initialize` and the open; the peer: Node's start-up, loading and validating), also paired.
 //
 // Pairs: a wfkit process and a peer process back to back, alternating which goes first, one
 // unmeasured warm-up pair; the ratio is taken pair by pair and its median reported.
 // Run after `npm run build`: node bench/lsp-first-open.mjs [pairs] [--server path/to/server.mjs]
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
@@ -45,7 +47,7 @@ const service = getLanguageService({ schemaRequestService: () => Promise.reject(
 service.configure({ validate: true, allowComments: false, schemas: [{ uri: schema.$id, fileMatch: ["*.workflow.json"], schema }] });
 const document = TextDocument.create("file:///bench/first.workflow.json", "json", 1, readFileSync(jsonFile, "utf8"));
 service.doValidation(document, service.parseJSONDocument(document)).then((diagnostics) => {
-  process.stdout.write(JSON.stringify({ ms: performance.now() - started, diagnostics: diagnostics.length }));
+  process.stdout.write(JSON.stringify({ ms: performance.now() - started, diagnostics: diagnostics.length }) + "\\n");
 });
 `;
 
@@ -57,8 +59,9 @@ function documents(nodes) {
   return { nodes: count, wf, json: JSON.stringify(compiled.definition, null, 2) + "\n" };
 }
 
-/** One fresh server: initialize at once, then open `text`; ms from didOpen to its diagnostics. */
+/** One fresh server: initialize at once, then open `text`; ms from didOpen to its diagnostics, and from the spawn. */
 async function firstDiagnostics(server, uri, languageId, text) {
+  const spawned = performance.now();
   const child = spawn(process.execPath, [server, "--stdio"], { stdio: ["pipe", "pipe", "inherit"] });
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   let resolvePublished;
@@ -73,7 +76,7 @@ async function firstDiagnostics(server, uri, languageId, text) {
     const start = performance.now();
     await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
     const { at, count } = await published;
-    return { ms: at - start, diagnostics: count };
+    return { ms: at - start, fromSpawnMs: at - spawned, diagnostics: count };
   } finally {
     await connection.sendRequest("shutdown").catch(() => undefined);
     await connection.sendNotification("exit").catch(() => undefined);
@@ -82,15 +85,31 @@ async function firstDiagnostics(server, uri, languageId, text) {
   }
 }
 
+/** One fresh peer process: its own figure, and the ms from the spawn to its answer. */
 function peerColdStart(jsonFile) {
-  const result = spawnSync(process.execPath, ["-e", PEER, SCHEMA, jsonFile], { encoding: "utf8", cwd: fileURLToPath(new URL("..", import.meta.url)) });
-  if (result.status !== 0) throw new Error(`the JSON language service's process failed: ${result.stderr}`);
-  return JSON.parse(result.stdout);
+  return new Promise((resolve, reject) => {
+    const spawned = performance.now();
+    const child = spawn(process.execPath, ["-e", PEER, SCHEMA, jsonFile], { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    let answered;
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (answered === undefined && out.includes("\n")) answered = performance.now();
+    });
+    child.stderr.on("data", (chunk) => (err += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0 || answered === undefined) return reject(new Error(`the JSON language service's process failed (${code}): ${err}`));
+      resolve({ ...JSON.parse(out), fromSpawnMs: answered - spawned });
+    });
+  });
 }
 
 /**
  * Rows per document kind (`.wf`, `.workflow.json`): median ms of wfkit's first diagnostics and of
- * the peer's cold start, and the median pair-by-pair ratio.
+ * the peer's cold start, and the median pair-by-pair ratio (the goal's figure); and the same
+ * from each process's spawn.
  */
 export async function benchLspFirstOpen({ nodes = 50, pairs = 9, server = DEFAULT_SERVER } = {}) {
   const docs = documents(nodes);
@@ -106,25 +125,30 @@ export async function benchLspFirstOpen({ nodes = 50, pairs = 9, server = DEFAUL
     for (const kind of kinds) {
       const measureWfkit = () => firstDiagnostics(server, kind.uri, kind.languageId, kind.text);
       await measureWfkit();
-      peerColdStart(jsonFile);
+      await peerColdStart(jsonFile);
       const ours = [];
       const theirs = [];
-      const ratios = [];
       for (let i = 0; i < pairs; i++) {
-        let wfkit;
-        let peer;
         if (i % 2 === 0) {
-          wfkit = await measureWfkit();
-          peer = peerColdStart(jsonFile);
+          ours.push(await measureWfkit());
+          theirs.push(await peerColdStart(jsonFile));
         } else {
-          peer = peerColdStart(jsonFile);
-          wfkit = await measureWfkit();
+          theirs.push(await peerColdStart(jsonFile));
+          ours.push(await measureWfkit());
         }
-        ours.push(wfkit.ms);
-        theirs.push(peer.ms);
-        ratios.push(wfkit.ms / peer.ms);
       }
-      rows.push({ document: kind.document, nodes: docs.nodes, pairs, wfkitFirstDiagnosticsMs: median(ours), jsonServiceColdStartMs: median(theirs), ratio: median(ratios) });
+      const ratio = (key) => median(ours.map((wfkit, i) => wfkit[key] / theirs[i][key]));
+      rows.push({
+        document: kind.document,
+        nodes: docs.nodes,
+        pairs,
+        wfkitFirstDiagnosticsMs: median(ours.map((run) => run.ms)),
+        jsonServiceColdStartMs: median(theirs.map((run) => run.ms)),
+        ratio: ratio("ms"),
+        wfkitFromSpawnMs: median(ours.map((run) => run.fromSpawnMs)),
+        jsonServiceFromSpawnMs: median(theirs.map((run) => run.fromSpawnMs)),
+        fromSpawnRatio: ratio("fromSpawnMs"),
+      });
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
