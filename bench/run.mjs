@@ -5,7 +5,9 @@
 // directory and keystroke sections with fewer rounds). The whole-process section
 // (whole-process.mjs) times `wfkit check` as users run it, in paired fresh processes;
 // json-dir.mjs a directory of JSON definitions beside ajv-cli, json-keystroke.mjs the JSON
-// keystroke in the language server beside the .wf one and VS Code's JSON language service.
+// keystroke in the language server beside the .wf one and VS Code's JSON language service,
+// lsp-first-open.mjs a fresh server's first diagnostics beside that service's first validation,
+// graph-peer.mjs `wfkit graph --format svg` beside Graphviz's own `dot` (marked missing without it).
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchChecker } from "./core.mjs";
@@ -16,6 +18,8 @@ import { benchWholeProcess } from "./whole-process.mjs";
 import { benchLspLatency } from "./lsp.mjs";
 import { benchService, serviceHttpGoals } from "./service.mjs";
 import { benchGraphLayout } from "./graph.mjs";
+import { benchGraphPeer } from "./graph-peer.mjs";
+import { benchLspFirstOpen } from "./lsp-first-open.mjs";
 import { benchPlayground } from "./playground.mjs";
 import { checkLexerBacktracking } from "../test/fuzz/redos.mjs";
 import { runHostileScale } from "../test/fuzz/scale.mjs";
@@ -58,6 +62,11 @@ section(
 );
 results.lsp = await benchLspLatency();
 section("LSP: keystroke-to-diagnostics latency from a client process (ms)", results.lsp);
+results.lspFirstOpen = await benchLspFirstOpen({ pairs: quick ? 7 : 9 });
+section(
+  `LSP: first diagnostics of a ${results.lspFirstOpen.rows[0].nodes}-node file over stdio from a fresh server (didOpen right after initialize) against vscode-json-languageservice's first validation of the same definition in a fresh process, paired (ms and median ratios; goal: ${results.lspFirstOpen.goal}x; beside them the peer with its load, and both from spawn)`,
+  results.lspFirstOpen.rows,
+);
 results.jsonDirectory = benchJsonDirectory({ quick });
 section(
   "`wfkit check DIR` of JSON definitions (20-40 nodes, six shapes) against a walk+read+JSON.parse floor and `ajv validate` (ajv-cli, the definition schema), and naming every file instead; fresh processes in turned rounds (ms and median ratios; goals: 3x the floor, 1.0x ajv)",
@@ -77,7 +86,12 @@ section("LSP: a JSON keystroke at 10k nodes over stdio, beside the .wf keystroke
 ]);
 results.service = await benchService();
 results.graph = await benchGraphLayout();
-section("Graph: `wfkit graph --format svg` drawing a generated workflow, Graphviz's load included (ms, medians)", results.graph);
+section("Graph: @wfkit/graph drawing a generated workflow in one process, one Graphviz engine for all (ms, medians; loadMs: loading the engine, once)", results.graph);
+results.graphPeer = benchGraphPeer({ pairs: 7 });
+section(
+  `Graph: \`wfkit graph --format svg\` against \`dot -Tsvg\` (${results.graphPeer.dot ?? "missing: Graphviz is not installed"}) on the same DOT text, whole processes, paired (ms and median ratios; goal: ${results.graphPeer.goal}x at 100 nodes)`,
+  results.graphPeer.rows,
+);
 results.playground = await benchPlayground();
 section("Playground: what the page downloads (KiB, raw and gzipped)", results.playground.sizes);
 section("Playground: a fresh page in headless Chromium, from navigation (ms, medians)", [results.playground.timing]);
@@ -105,6 +119,14 @@ results.goals = {
   "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },
   "LSP p95 at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.p95Ms, goal: 16 },
   "SVG drawing of a 1k-node graph (ms)": { value: results.graph.find((row) => row.nodes >= 999 && row.nodes < 10_000)?.drawMs, goal: 1000 },
+  ...Object.fromEntries(
+    results.graphPeer.rows
+      .filter((row) => row.size === 100)
+      .map((row) => [`wfkit graph --format svg within ${results.graphPeer.goal}x of dot -Tsvg, 100 nodes, ${row.shape}`, { value: row.ratio ?? undefined, goal: results.graphPeer.goal, ...(row.missing ? { missing: row.missing } : {}) }]),
+  ),
+  ...Object.fromEntries(
+    results.lspFirstOpen.rows.map((row) => [`LSP first diagnostics of a ${row.nodes}-node ${row.document} over stdio within ${results.lspFirstOpen.goal}x of vscode-json-languageservice's first validation`, { value: row.ratio, goal: results.lspFirstOpen.goal }]),
+  ),
   ...Object.fromEntries(results.hostileGrowth.rows.map((row) => [`hostile text, time for 4x the input: ${row.shape}`, { value: row.growth, goal: row.budget }])),
   // Higher is better for these (`atLeast`): the service's throughput against its floor.
   ...serviceHttpGoals(results.service.http),
