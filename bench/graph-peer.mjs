@@ -18,7 +18,7 @@ import { GRAPH_SHAPES } from "./graph-shapes.mjs";
 import { median } from "./measure.mjs";
 
 const tmp = fileURLToPath(new URL("./.tmp/graph-peer/", import.meta.url));
-const wfkit = fileURLToPath(new URL("../packages/cli/bin/wfkit.cjs", import.meta.url));
+const WFKIT = fileURLToPath(new URL("../packages/cli/bin/wfkit.cjs", import.meta.url));
 
 /** `wfkit graph --format svg` of 100 nodes, at most this many times `dot -Tsvg` (issue 32). */
 export const GRAPH_PEER_GOAL = 3;
@@ -51,7 +51,7 @@ function wfkitDot(jsonText) {
  * for, `nodes` the shape's); without `dot`, `dotMs` and `ratio` are null and `missing` says
  * why (wfkit is still timed).
  */
-export function benchGraphPeer({ sizes = [100, 1_000], pairs = 7, shapes = Object.keys(GRAPH_SHAPES) } = {}) {
+export function benchGraphPeer({ sizes = [100, 1_000], pairs = 7, shapes = Object.keys(GRAPH_SHAPES), wfkit = WFKIT } = {}) {
   const version = dotVersion();
   mkdirSync(tmp, { recursive: true });
   const rows = [];
@@ -99,5 +99,12 @@ export function benchGraphPeer({ sizes = [100, 1_000], pairs = 7, shapes = Objec
   return { dot: version ?? null, goal: GRAPH_PEER_GOAL, rows };
 }
 
-// `node bench/graph-peer.mjs [pairs]`: this section alone.
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(benchGraphPeer({ pairs: Number(process.argv[2] ?? 7) }), null, 2));
+// `node bench/graph-peer.mjs [pairs] [--wfkit path/to/wfkit.cjs] [--sizes 100,1000]`: this section alone
+// (another build's launcher, for a before/after comparison).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const option = (name) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : undefined);
+  const wfkit = option("--wfkit") ?? WFKIT;
+  const sizes = (option("--sizes") ?? "100,1000").split(",").map(Number);
+  console.log(JSON.stringify(benchGraphPeer({ pairs: Number(args[0] ?? 7), wfkit, sizes }), null, 2));
+}
