@@ -72,11 +72,12 @@ export function roundsFor(files, quick) {
 
 export function benchJsonDirectory({ sizes = [200, 2_000, 10_000], quick = false, roundsOf = (files) => roundsFor(files, quick) } = {}) {
   mkdirSync(tmp, { recursive: true });
-  const cpuFile = path.join(tmp, "cpu.txt");
+  const cpuFile = path.join(tmp, `cpu-${process.pid}.txt`);
   const rows = [];
   try {
     for (const files of sizes) {
-      const name = `json-dir-${files}`;
+      // Named by the process too: two benches on one machine must not share a directory.
+      const name = `json-dir-${process.pid}-${files}`;
       const directory = path.join(tmp, name);
       const bytes = writeJsonDirectory(directory, files);
       const listed = [];
