@@ -10,7 +10,7 @@ import type { CatalogueService } from "./catalogue.js";
 import type { Clock } from "./clock.js";
 import type { MockFile } from "./files.js";
 import type { RunState } from "./policy.js";
-import { integer, isoTime, text } from "./rows.js";
+import { integer, isoTime, optionalText, text } from "./rows.js";
 import { RUN_COLUMNS, runOf, type RunRow } from "./run-rows.js";
 import { mockResponseFor, partDelayMs, subjectFailure, type NodeState, type PlannedNode } from "./runs.js";
 import type { Store } from "./store.js";
@@ -118,9 +118,12 @@ export class RunWalk {
 
   /** The inputs' outputs merged (later inputs win), as JSON; one input's is passed on as it is stored. */
   private mergedOutput(runId: string, inputs: readonly number[]): string {
-    const outputs = inputs.map((input) => this.store.get("SELECT output FROM run_nodes WHERE run_id = ? AND position = ?", [runId, input])?.output ?? null);
-    if (outputs.length === 1 && typeof outputs[0] === "string" && outputs[0].startsWith("{")) return outputs[0];
-    return JSON.stringify(Object.assign({}, ...outputs.map((output) => (typeof output === "string" ? (JSON.parse(output) as unknown) : {}))));
+    const outputs = inputs.map((input) => {
+      const row = this.store.get("SELECT output FROM run_nodes WHERE run_id = ? AND position = ?", [runId, input]);
+      return row ? optionalText(row, "output") : null;
+    });
+    if (outputs.length === 1 && outputs[0]?.startsWith("{")) return outputs[0];
+    return JSON.stringify(Object.assign({}, ...outputs.map((output) => (output !== null ? (JSON.parse(output) as unknown) : {}))));
   }
 
   private completePart(runId: string, position: number): void {
