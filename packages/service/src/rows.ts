@@ -57,29 +57,31 @@ export function json<T>(row: Row, column: string): T {
 
 /**
  * `new Date(ms).toISOString()`, without a Date for each call: a run list answers three times a
- * run. The day's part is made once a day (by Date), the time of day by arithmetic; outside
- * 1970-9999 or for a fraction of a millisecond, Date does it all.
+ * run. The day's part is made once a day (by Date) and kept, the time of day by arithmetic;
+ * outside 1970-9999 or for a fraction of a millisecond, Date does it all.
  */
 export function isoTime(ms: number): string {
   if (!(ms >= 0 && ms < 253_402_300_800_000) || !Number.isInteger(ms)) return new Date(ms).toISOString();
-  const day = ms - (ms % 86_400_000);
-  if (day !== dayStart) {
-    dayStart = day;
-    dayPrefix = new Date(day).toISOString().slice(0, 11);
+  let rest = ms % 86_400_000;
+  const day = ms - rest;
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= 1024) dayPrefixes.clear();
+    prefix = new Date(day).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
   }
-  let rest = ms - day;
   const hours = Math.floor(rest / 3_600_000);
   rest -= hours * 3_600_000;
   const minutes = Math.floor(rest / 60_000);
   rest -= minutes * 60_000;
   const seconds = Math.floor(rest / 1000);
   const millis = rest - seconds * 1000;
-  return `${dayPrefix}${pad2(hours)}:${pad2(minutes)}:${pad2(seconds)}.${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}Z`;
+  return prefix + pad2(hours) + ":" + pad2(minutes) + ":" + pad2(seconds) + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + millis + "Z";
 }
 
-let dayStart = Number.NaN;
-let dayPrefix = "";
-const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+/** `YYYY-MM-DDT` by the day's first millisecond. */
+const dayPrefixes = new Map<number, string>();
+const pad2 = (n: number) => (n < 10 ? "0" + n : "" + n);
 
 // ---- accounts and users ---------------------------------------------------------------------
 
