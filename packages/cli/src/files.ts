@@ -122,7 +122,7 @@ export async function collectFiles(patterns: readonly string[], options: Collect
     if (info?.isFile()) {
       if (options.skipOtherJson && options.kind === "definitions" && absolute.toLowerCase().endsWith(".json")) {
         // Judged as a directory walk judges it, by the walk's own decision.
-        const decided = counts(absolute, path.basename(absolute), options.kind);
+        const decided = counts(absolute, path.basename(absolute), options.kind, budget);
         if (decided) add(absolute, decided === true ? undefined : decided);
         else skipped++;
       } else add(absolute);
@@ -206,7 +206,7 @@ function compareFound(a: Found, b: Found): number {
  * open, a stat, a read and a close, each a trip through the thread pool) cost more than the
  * reading.
  */
-function counts(absolutePath: string, name: string, kind: WalkKind, budget: Budget = { chars: KEPT_TEXT_BUDGET }): boolean | ReadAlready {
+function counts(absolutePath: string, name: string, kind: WalkKind, budget: Budget): boolean | ReadAlready {
   if (name.endsWith(".wf")) return true;
   if (kind === "wf-sources") return false;
   if (name.endsWith(".workflow.json") || bodyKindOf(name, undefined) !== "definition") return true;
