@@ -18,11 +18,14 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from "vscode-languageserver-protocol/node";
-import { getLanguageService } from "vscode-json-languageservice";
-import { TextDocument } from "vscode-languageserver-textdocument";
+// The package is UMD: Node finds only getLanguageService by name; TextDocument (which it
+// re-exports from vscode-languageserver-textdocument) is on its default export.
+import vscodeJson from "vscode-json-languageservice";
 import { compile } from "@wfkit/dsl";
 import { generate } from "../packages/language-server/bench/generate.mjs";
 import { median, percentile } from "./measure.mjs";
+
+const { getLanguageService, TextDocument } = vscodeJson;
 
 const DEFAULT_SERVER = fileURLToPath(new URL("../packages/language-server/dist/server.mjs", import.meta.url));
 const SCHEMA_PATH = new URL("../packages/core/schema/definition.schema.json", import.meta.url);
