@@ -161,7 +161,6 @@ export function subjectsByNode(body: unknown): Map<string, string[]> {
   return subjects;
 }
 
-export const OPEN_NODE_STATES: readonly NodeState[] = ["pending", "running", "held"];
 
 /** A subject a terminal part cannot run against, and why, in resolve-subjects' words. */
 export interface UnrunnableSubject {

@@ -18,9 +18,6 @@ import { AiRateLimiter } from "./limiter.js";
 import { ALERT_TICK_MS, ALERT_TOKEN_PREFIX, DEFAULT_GEOGRAPHY, DETAIL_PLANS, MAX_PERIODS_JUDGED_AT_ONCE, type AiLimit } from "./policy.js";
 import type { Alert, AlertNotification, Geography, SavedView } from "./types.js";
 
-/** The signals tables, children first: what an admin reset empties before the users. */
-export const SIGNALS_TABLES = ["alert_notifications", "alerts", "saved_views", "alert_tokens"] as const;
-
 export interface SignalsCaller {
   userId: string;
   /** A higher-tier subscriber: signals carry `patternConditions` and `historicalContext`. */
