@@ -39,7 +39,7 @@ function prebuiltManifest() {
     repository: { ...cli.repository, directory: "prebuilt" },
     homepage: cli.homepage,
     bin: { wfkit: "wfkit.cjs" },
-    files: ["*.cjs", "*.mjs"],
+    files: ["*.cjs", "*.mjs", "*.wasm"],
     engines: cli.engines,
   };
 }

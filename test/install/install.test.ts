@@ -312,7 +312,7 @@ describe("the wfkit package's tarball, installed into an empty directory", () =>
   it("ships what users run: the bundles, no source maps, no code cache, under the stated size", () => {
     const listed = mustRun("tar", ["-tzf", tarball], work).trim().split("\n").sort();
     expect(listed.filter((file) => /\.map$|\.cache$/.test(file))).toEqual([]);
-    for (const file of ["package/bin/wfkit.cjs", "package/dist/bundle/wfkit.cjs", "package/dist/bundle/cli.cjs", "package/dist/bundle/lsp.mjs", "package/dist/bundle/lsp-checker.cjs", "package/dist/bundle/service.mjs", "package/dist/bundle/graph.mjs", "package/dist/bundle/playground.mjs"])
+    for (const file of ["package/bin/wfkit.cjs", "package/dist/bundle/wfkit.cjs", "package/dist/bundle/cli.cjs", "package/dist/bundle/lsp.mjs", "package/dist/bundle/lsp-checker.cjs", "package/dist/bundle/service.mjs", "package/dist/bundle/graph.mjs", "package/dist/bundle/graphvizlib.wasm", "package/dist/bundle/playground.mjs"])
       expect(listed).toContain(file);
     expect(statSync(tarball).size).toBeLessThan(TARBALL_BOUND);
   });
@@ -332,6 +332,15 @@ describe("the wfkit package's tarball, installed into an empty directory", () =>
     expect(broken.stdout).toMatch(/^::error file=broken\.wf,line=9,.*title=wfkit part-unknown::/);
     expect(broken.status).toBe(1);
     expect(run(wfkit, ["check", "clean.wf"], installed).status).toBe(0);
+  });
+
+  it("draws with wfkit graph --format svg (Graphviz's WebAssembly is shipped beside its bundle)", () => {
+    writeFileSync(path.join(installed, "clean.wf"), CLEAN_WF);
+    const wfkit = path.join(installed, "node_modules", ".bin", "wfkit");
+    const drawn = run(wfkit, ["graph", "clean.wf", "--format", "svg"], installed);
+    expect(drawn.stderr).toBe("");
+    expect(drawn.status).toBe(0);
+    expect(drawn.stdout).toMatch(/<svg[\s\S]*<\/svg>\s*$/);
   });
 
   it("runs wfkit lsp: initialize, diagnostics, shutdown", async () => {

@@ -25,7 +25,7 @@ function newestSource(directory: string): number {
 }
 
 function isFresh(): boolean {
-  const sources = ["cli/src", "cli/scripts", "client/src", "core/src", "dsl/src", "language-server/src", "service/src", "playground/src"].map((dir) => path.join(repoRoot, "packages", dir)).filter(existsSync);
+  const sources = ["cli/src", "cli/scripts", "api/src", "client/src", "core/src", "dsl/src", "graph/src", "project/src", "language-server/src", "service/src", "playground/src"].map((dir) => path.join(repoRoot, "packages", dir)).filter(existsSync);
   const newest = Math.max(...sources.map(newestSource));
   return existsSync(bundle) && statSync(bundle).mtimeMs >= newest;
 }
