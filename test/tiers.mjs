@@ -32,6 +32,10 @@ export const SLOW = [
   "packages/graph/test/graph.test.ts", // Graphviz in WebAssembly, laid out again and again
   "packages/dsl/test/jsonc-parser-pure.test.ts", // bundles the parser twice with esbuild
   "packages/dsl/test/lazy-chevrotain.test.ts", // bundles the DSL with esbuild
+  "packages/client/test/transport-timeouts.test.ts", // waits out real timeouts on loopback
+  "packages/graph/test/engine-reuse.test.ts", // hundreds of Graphviz layouts in one engine
+  "packages/language-server/test/incremental-parser.test.ts", // edit sequences on large documents
+  "packages/cli/test/json-walk.test.ts", // the walk's decision against its oracle, and its budgets
 ];
 
 const BROWSER = /["'](playwright-core|@sparticuz\/chromium)["']/;
