@@ -24,7 +24,7 @@ import type { CreateWorkflowResponse, PartsResponse, PublishResponse, ResolveSub
 import { TERMINAL_RUN_STATES } from "./api-types.js";
 import { WORKFLOWS_SHAPES, type WorkflowsRoute } from "./answer-shapes.js";
 import { errorBodyOf, WorkflowsAbortError, WorkflowsApiError, WorkflowsNetworkError, WorkflowsProtocolError } from "./errors.js";
-import { bearerAuth, HttpTransport, type Dialect, type FetchLike, type RetryNotice } from "./http.js";
+import { bearerAuth, HttpTransport, sendingOptionsOf, type Dialect, type FetchLike, type RetryNotice } from "./http.js";
 import { DEFAULT_RETRY, realTiming, type RetryPolicy, type Timing } from "./retry.js";
 
 export type { FetchLike, RetryNotice };
@@ -120,13 +120,7 @@ export class WorkflowsClient {
     const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.timing = { ...realTiming, ...options.timing };
     this.http = new HttpTransport({
-      baseUrl: options.baseUrl,
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      maxAnswerBytes: options.maxAnswerBytes,
-      headers: options.headers,
-      debug: options.debug,
-      onRetry: options.onRetry,
+      ...sendingOptionsOf(options),
       secrets: [options.credential],
       policy,
       timing: this.timing,

@@ -101,6 +101,14 @@ export interface TransportOptions {
   dialect: Dialect;
 }
 
+/** What a client's own options say about sending, which its transport takes as they are. */
+export type SendingOptions = Pick<TransportOptions, "baseUrl" | "fetch" | "timeoutMs" | "maxAnswerBytes" | "headers" | "debug" | "onRetry">;
+
+/** The sending options out of a client's options (which hold more: credentials, retry, timing). */
+export function sendingOptionsOf({ baseUrl, fetch, timeoutMs, maxAnswerBytes, headers, debug, onRetry }: SendingOptions): SendingOptions {
+  return { baseUrl, fetch, timeoutMs, maxAnswerBytes, headers, debug, onRetry };
+}
+
 export interface Exchange {
   method: "GET" | "POST" | "DELETE";
   /** Path and query, joined onto the base URL. */

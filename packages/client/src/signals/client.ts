@@ -23,7 +23,7 @@ import { EDITOR_FIELDS, validateAlertBody, validateViewBody, type BodyValidation
 import { fillPath, SIGNALS_ROUTES, splitRoute, type Auth } from "@wfkit/api";
 import { SIGNALS_SHAPES, type SignalsRoute } from "../answer-shapes.js";
 import { WorkflowsAbortError } from "../errors.js";
-import { alertTokenAuth, bearerAuth, HttpTransport, type AuthStrategy, type Dialect, type FetchLike, type Opened, type RetryNotice } from "../http.js";
+import { alertTokenAuth, bearerAuth, HttpTransport, sendingOptionsOf, type AuthStrategy, type Dialect, type FetchLike, type Opened, type RetryNotice } from "../http.js";
 import { DEFAULT_RETRY, realTiming, type RetryPolicy, type Timing } from "../retry.js";
 import type {
   AccuracyResponse,
@@ -192,13 +192,7 @@ export class SignalsClient {
     this.timing = { ...realTiming, ...options.timing };
     const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
     this.http = new HttpTransport({
-      baseUrl: options.baseUrl,
-      fetch: options.fetch,
-      timeoutMs: options.timeoutMs,
-      maxAnswerBytes: options.maxAnswerBytes,
-      headers: options.headers,
-      debug: options.debug,
-      onRetry: options.onRetry,
+      ...sendingOptionsOf(options),
       secrets: [options.jwt, options.alertToken],
       policy,
       timing: this.timing,
