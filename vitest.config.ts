@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
-import { tiers } from "./test/tiers.mjs";
+import { needsIsolation, tiers } from "./test/tiers.mjs";
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
@@ -34,9 +34,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Groups run one after another: the browsers (Chromium, the real VS Code) last and alone,
     // so a machine busy with the other tiers does not starve their timed waits.
-    projects: ([["unit", 0], ["built", 0], ["slow", 1], ["browser", 2]] as const).map(([name, groupOrder]) => ({
-      extends: true as const,
-      test: { name, include: byTier[name], sequence: { groupOrder } },
-    })),
+    // The unit tier shares one module registry per worker (isolate: false), except the files
+    // that mock modules, which run as `unit-isolated`; `--project 'unit*'` runs both.
+    projects: [
+      { extends: true as const, test: { name: "unit", include: byTier.unit.filter((file) => !needsIsolation(file)), isolate: false, sequence: { groupOrder: 0 } } },
+      { extends: true as const, test: { name: "unit-isolated", include: byTier.unit.filter(needsIsolation), sequence: { groupOrder: 0 } } },
+      ...([["built", 0], ["slow", 1], ["browser", 2]] as const).map(([name, groupOrder]) => ({
+        extends: true as const,
+        test: { name, include: byTier[name], sequence: { groupOrder } },
+      })),
+    ],
   },
 });
