@@ -13,7 +13,7 @@
  *   again, and `wfkit runs watch RUN` does;
  * - the first deploy without `--publish` says there is no published version.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { http, serve, type Served } from "../../service/test/serve-process.js";
 import { bin, ensureBuilt, repoRoot, runCli, type RunResult } from "./built-cli.js";
 import { tempTree } from "./helpers.js";
+import { ensureCommands } from "../../../test/support/debian.js";
 
 const GROCERS = readFileSync(path.join(repoRoot, "examples", "grocer-compare.wf"), "utf8");
 const LIFECYCLE_MOCKS = path.join(repoRoot, "examples", "lifecycle-mocks.json");
@@ -227,10 +228,9 @@ describe("Ctrl-C during run --wait", () => {
     expect(document).toMatchObject({ ok: false, interrupted: true, runId: expect.stringMatching(/^run_/), follow: `wfkit runs watch ${document.runId}` });
   });
 
-  const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
-
-  it.runIf(hasScript)("Ctrl-C typed on a terminal (a pty): the note starts on a line of its own after the live progress line", async () => {
+  it("Ctrl-C typed on a terminal (a pty): the note starts on a line of its own after the live progress line", async () => {
     // util-linux's script runs the command on a pty; a ^C written to it is the terminal's Ctrl-C.
+    ensureCommands(["script"], { script: "bsdutils" });
     const command = [process.execPath, bin, "run", "grocer-compare", "--wait"].map((word) => `'${word}'`).join(" ");
     const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TERM: "xterm", ...env() }, stdio: ["pipe", "pipe", "pipe"] });
     let screen = "";
