@@ -166,8 +166,14 @@ export class HttpTransport {
     const { policy, timing } = this.options;
     const start = timing.now();
     const end = start + Math.max(policy.budgetMs, this.timeoutMs);
+    let first = true;
     return withRetries(
-      () => attempt(Math.max(1, Math.min(this.timeoutMs, end - timing.now()))),
+      () => {
+        // The first attempt always has the whole timeout, however long the set-up took.
+        const timeoutMs = first ? this.timeoutMs : Math.max(1, Math.min(this.timeoutMs, end - timing.now()));
+        first = false;
+        return attempt(timeoutMs);
+      },
       retryable,
       policy,
       timing,

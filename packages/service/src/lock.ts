@@ -15,7 +15,7 @@
  * file system), or one whose pid runs but belongs to another program (the message says to
  * remove the file if no service uses the database).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import path from "node:path";
 
@@ -134,8 +134,18 @@ function takeOver(target: string, staleText: string, content: string): boolean {
   }
   try {
     if (readText(target) !== staleText) return false;
-    unlinkSync(target);
-    return createExclusive(target, content);
+    // Replaced by a rename, never removed and created again: in that gap a start that had not
+    // seen the stale lock would create its own and win without knowing a lock was taken over.
+    const fresh = `${target}.${process.pid}.tmp`;
+    unlinkQuietly(fresh);
+    if (!createExclusive(fresh, content)) return false;
+    try {
+      renameSync(fresh, target);
+    } catch (error) {
+      unlinkQuietly(fresh);
+      throw error;
+    }
+    return true;
   } finally {
     unlinkQuietly(guard);
   }
