@@ -25,6 +25,11 @@ export interface CheckJob {
 }
 
 export async function runCheckJob(job: CheckJob, cwd: string): Promise<FileReport> {
+  return checkJob(job, cwd);
+}
+
+/** `runCheckJob`, synchronously (it is: the file is read with `readFileSync`). */
+export function checkJob(job: CheckJob, cwd: string): FileReport {
   let text = job.text;
   if (text === undefined) {
     // Synchronously: a job's file is a regular file (collectFiles says so), and a promise per

@@ -29,7 +29,7 @@ import { bodyKindOf } from "@wfkit/core";
 import type { AnalyzeOptions } from "@wfkit/dsl";
 import { CliError, describeFsError } from "./errors.js";
 
-export interface InputFile {
+export interface InputFile<T = never> {
   absolutePath: string;
   /** Relative to the working directory, `/`-separated (what users and CI tools expect). */
   displayPath: string;
@@ -38,6 +38,8 @@ export interface InputFile {
    * that a check reads it no second time: its text, and what the scan of strict JSON found.
    */
   read?: ReadAlready;
+  /** What `CollectOptions.take` made of the file when the walk read it (then `read` is absent). */
+  taken?: T;
 }
 
 export interface ReadAlready {
@@ -58,7 +60,7 @@ export interface Ignores {
   isIgnoredDirectory(absolutePath: string): boolean;
 }
 
-export interface CollectOptions {
+export interface CollectOptions<T = never> {
   cwd: string;
   kind: WalkKind;
   ignores?: Ignores;
@@ -69,10 +71,18 @@ export interface CollectOptions {
    * tsconfig.json or a catalogue without a word.
    */
   skipOtherJson?: boolean;
+  /**
+   * Called with each file whose text the walk read to decide that it counts, right after it
+   * was read, unless the file is ignored or already found (`check` checks it there and then,
+   * so that no text is kept, nor read twice). What it returns is the file's `taken`, and the
+   * text is not kept; undefined leaves the file as if there were no `take`. A file handed to
+   * `take` need not have been scanned: a text that opens with a key that decides is not.
+   */
+  take?: ((absolutePath: string, read: ReadAlready) => T | undefined) | undefined;
 }
 
-export interface Collected {
-  files: InputFile[];
+export interface Collected<T = never> {
+  files: InputFile<T>[];
   /** Files that matched but a config ignores (reported so `check` can explain an empty run). */
   ignored: number;
   /** Named `.json` files `skipOtherJson` passed over. */
@@ -95,21 +105,38 @@ export function displayPathOf(absolutePath: string, cwd: string): string {
   return relative.split(path.sep).join("/");
 }
 
-export async function collectFiles(patterns: readonly string[], options: CollectOptions): Promise<Collected> {
-  const budget = { chars: KEPT_TEXT_BUDGET };
+export async function collectFiles<T = never>(patterns: readonly string[], options: CollectOptions<T>): Promise<Collected<T>> {
   const seen = new Set<string>();
-  const files: InputFile[] = [];
+  const { take, ignores } = options;
+  const sink: Sink<T> = {
+    budget: { chars: KEPT_TEXT_BUDGET },
+    // Not for a file that `add` will drop. An ignore that fails here fails again in `add`, in
+    // its turn: errors come where they came without `take`.
+    take:
+      take &&
+      ((absolutePath, read) => {
+        if (seen.has(absolutePath)) return undefined;
+        try {
+          if (ignores?.isIgnored(absolutePath)) return undefined;
+        } catch {
+          return undefined;
+        }
+        return take(absolutePath, read);
+      }),
+  };
+  const files: InputFile<T>[] = [];
   let ignored = 0;
   let skipped = 0;
-  const add = (absolutePath: string, read?: ReadAlready) => {
+  const add = (absolutePath: string, read?: ReadAlready, taken?: T) => {
     if (seen.has(absolutePath)) return;
     seen.add(absolutePath);
     if (options.ignores?.isIgnored(absolutePath)) {
       ignored++;
       return;
     }
-    const file: InputFile = { absolutePath, displayPath: displayPathOf(absolutePath, options.cwd) };
+    const file: InputFile<T> = { absolutePath, displayPath: displayPathOf(absolutePath, options.cwd) };
     if (read) file.read = read;
+    if (taken !== undefined) file.taken = taken;
     files.push(file);
   };
 
@@ -122,20 +149,22 @@ export async function collectFiles(patterns: readonly string[], options: Collect
     if (info?.isFile()) {
       if (options.skipOtherJson && options.kind === "definitions" && absolute.toLowerCase().endsWith(".json")) {
         // Judged as a directory walk judges it, by the walk's own decision.
-        const decided = counts(absolute, path.basename(absolute), options.kind, budget);
-        if (decided) add(absolute, decided === true ? undefined : decided);
-        else skipped++;
+        const decided = counts(absolute, path.basename(absolute), options.kind, sink.take !== undefined);
+        if (decided) {
+          const entry = settle(absolute, decided, sink);
+          add(absolute, entry.read, entry.taken);
+        } else skipped++;
       } else add(absolute);
     } else if (info?.isDirectory()) {
-      const found = await walk(absolute, options, budget, () => true);
+      const found = await walk(absolute, options, sink, () => true);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions found (looked for ${describeKind(options.kind)})`);
-      for (const entry of found) add(entry.absolutePath, entry.read);
+      for (const entry of found) add(entry.absolutePath, entry.read, entry.taken);
     } else if (info) {
       throw new CliError(`${pattern}: not a file or directory`);
     } else if (picomatch.scan(pattern).isGlob) {
-      const found = await matchGlob(pattern, options, budget);
+      const found = await matchGlob(pattern, options, sink);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions match this pattern`);
-      for (const entry of found) add(entry.absolutePath, entry.read);
+      for (const entry of found) add(entry.absolutePath, entry.read, entry.taken);
     } else {
       throw new CliError(`${pattern}: no such file or directory`);
     }
@@ -147,10 +176,11 @@ function describeKind(kind: WalkKind): string {
   return kind === "wf-sources" ? "*.wf" : "*.wf, *.workflow.json, *.alert.json, *.view.json and .json definitions";
 }
 
-/** A file a walk found: its path, and what deciding read of it. */
-interface Found {
+/** A file a walk found: its path, and what deciding read of it (kept, or taken). */
+interface Found<T> {
   absolutePath: string;
   read: ReadAlready | undefined;
+  taken: T | undefined;
 }
 
 /** What is left of the text a walk may keep (`KEPT_TEXT_BUDGET`), shared by the walks of one call. */
@@ -158,7 +188,23 @@ interface Budget {
   chars: number;
 }
 
-async function matchGlob(pattern: string, options: CollectOptions, budget: Budget): Promise<Found[]> {
+/** Where the files a call's walks read go: to `take`, else kept within the budget. */
+interface Sink<T> {
+  budget: Budget;
+  take: ((absolutePath: string, read: ReadAlready) => T | undefined) | undefined;
+}
+
+/** A counted file's entry: what was read of it taken, kept (within the budget), or dropped. */
+function settle<T>(absolutePath: string, decided: true | ReadAlready, { budget, take }: Sink<T>): Found<T> {
+  if (decided === true) return { absolutePath, read: undefined, taken: undefined };
+  const taken = take?.(absolutePath, decided);
+  if (taken !== undefined) return { absolutePath, read: undefined, taken };
+  if (decided.text.length > budget.chars) return { absolutePath, read: undefined, taken: undefined };
+  budget.chars -= decided.text.length;
+  return { absolutePath, read: decided, taken: undefined };
+}
+
+async function matchGlob<T>(pattern: string, options: CollectOptions<T>, sink: Sink<T>): Promise<Found<T>[]> {
   const normalized = pattern.split(path.sep).join("/");
   const { base } = picomatch.scan(normalized);
   const root = path.resolve(options.cwd, base || ".");
@@ -166,12 +212,12 @@ async function matchGlob(pattern: string, options: CollectOptions, budget: Budge
   // Match the path as the user would write it: relative to the working directory, unless
   // the pattern itself is absolute.
   const absolutePattern = path.isAbsolute(pattern);
-  return walk(root, options, budget, (absolutePath) => matcher(absolutePattern ? absolutePath.split(path.sep).join("/") : displayPathOf(absolutePath, options.cwd)));
+  return walk(root, options, sink, (absolutePath) => matcher(absolutePattern ? absolutePath.split(path.sep).join("/") : displayPathOf(absolutePath, options.cwd)));
 }
 
 /** All files under `directory` that count for `kind`, sorted; ignored directories are not entered. */
-async function walk(directory: string, { kind, ignores }: CollectOptions, budget: Budget, matches: (absolutePath: string) => boolean): Promise<Found[]> {
-  const found: Found[] = [];
+async function walk<T>(directory: string, { kind, ignores }: CollectOptions<T>, sink: Sink<T>, matches: (absolutePath: string) => boolean): Promise<Found<T>[]> {
+  const found: Found<T>[] = [];
   const pending = [directory];
   while (pending.length) {
     const current = pending.pop()!;
@@ -187,26 +233,30 @@ async function walk(directory: string, { kind, ignores }: CollectOptions, budget
         if (!SKIPPED_DIRECTORIES.has(entry.name) && !ignores?.isIgnoredDirectory(absolutePath)) pending.push(absolutePath);
       } else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(absolutePath).catch(() => undefined))?.isFile())) {
         if (!matches(absolutePath)) continue;
-        const decided = counts(absolutePath, entry.name, kind, budget);
-        if (decided) found.push({ absolutePath, read: decided === true ? undefined : decided });
+        const decided = counts(absolutePath, entry.name, kind, sink.take !== undefined);
+        if (decided) found.push(settle(absolutePath, decided, sink));
       }
     }
   }
   return found.sort(compareFound);
 }
 
-function compareFound(a: Found, b: Found): number {
+function compareFound<T>(a: Found<T>, b: Found<T>): number {
   return a.absolutePath < b.absolutePath ? -1 : a.absolutePath > b.absolutePath ? 1 : 0;
 }
 
 /**
  * Whether a regular file found by a walk counts for `kind`: true by its name; what was read
- * when its text decided (kept within the budget, so the file is read once); false when it does
- * not count. Read synchronously: a walk reads only regular files, and a promise per file (an
- * open, a stat, a read and a close, each a trip through the thread pool) cost more than the
- * reading.
+ * when its text decided (taken, or kept within the budget, so the file is read once); false
+ * when it does not count. Read synchronously: a walk reads only regular files, and a promise
+ * per file (an open, a stat, a read and a close, each a trip through the thread pool) cost
+ * more than the reading.
+ *
+ * `checkedAtOnce` (a `take`): a text that opens with a key that decides is not scanned. The
+ * scan's word on repeated keys spares the check's parse its walk of the parsed value, but
+ * costs about four times that walk (docs/performance.md); it is made only to decide.
  */
-function counts(absolutePath: string, name: string, kind: WalkKind, budget: Budget): boolean | ReadAlready {
+function counts(absolutePath: string, name: string, kind: WalkKind, checkedAtOnce: boolean): boolean | ReadAlready {
   if (name.endsWith(".wf")) return true;
   if (kind === "wf-sources") return false;
   if (name.endsWith(".workflow.json") || bodyKindOf(name, undefined) !== "definition") return true;
@@ -217,10 +267,9 @@ function counts(absolutePath: string, name: string, kind: WalkKind, budget: Budg
   } catch {
     return false;
   }
+  if (checkedAtOnce && opensWithDecidingKey(text)) return { text };
   const scan = scanStrictJson(text);
   if (!decide(text, scan)) return false;
-  if (text.length > budget.chars) return true;
-  budget.chars -= text.length;
   return scan ? { text, scannedJson: { mayRepeatKeys: scan.mayRepeatKeys } } : { text };
 }
 
@@ -235,7 +284,25 @@ function counts(absolutePath: string, name: string, kind: WalkKind, budget: Budg
  * property test (packages/cli/test/json-walk.test.ts) holds the two to the same answer.
  */
 export function looksLikeDefinition(text: string): boolean {
-  return decide(text, scanStrictJson(text));
+  return opensWithDecidingKey(text) || decide(text, scanStrictJson(text));
+}
+
+/**
+ * True when the text opens an object whose first key is `schemaVersion` or `scope`, written
+ * plainly (`{`, JSON's blanks, the key in quotes): either key alone makes a definition, and
+ * both readers see it first at the top level, whatever follows (the strict scan when the whole
+ * text is strict JSON, the lenient reader, which reports a key as soon as it reads it,
+ * otherwise). So the rest need not be read to decide. No byte order mark: the lenient reader
+ * stops at one.
+ */
+function opensWithDecidingKey(text: string): boolean {
+  let at = 0;
+  let c = text.charCodeAt(0);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+  if (c !== 0x7b) return false;
+  c = text.charCodeAt(++at);
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++at);
+  return c === 0x22 && (text.startsWith('schemaVersion"', at + 1) || text.startsWith('scope"', at + 1));
 }
 
 function decide(text: string, scan: StrictJsonScan | undefined): boolean {

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { bodyKindOf } from "@wfkit/core";
 import { analyzeSource } from "@wfkit/dsl";
 import { collectFiles, KEPT_TEXT_BUDGET, looksLikeDefinition, SCAN_DEPTH, scanStrictJson } from "../src/files.js";
-import { runCheckJob } from "../src/check-jobs.js";
+import { checkJob, runCheckJob } from "../src/check-jobs.js";
 import { tempTree } from "./helpers.js";
 
 /** The decision as it was before the scan (files.ts at 15309af), verbatim: the oracle. */
@@ -269,5 +269,63 @@ describe("collectFiles", () => {
     expect(files).toHaveLength(1);
     expect(files[0]!.read?.scannedJson).toBeUndefined();
     expect(files[0]!.read?.text).toContain("// a definition");
+  });
+
+  it("hands each file it reads to `take` as read, keeping no text, and the checks are those of the texts kept", async () => {
+    const clean = definition("first");
+    const files = {
+      "a/clean.json": clean,
+      // Opens with a key that decides: taken without a scan, so the check's parse finds the repeat.
+      "a/repeated.json": clean.replace('"schemaVersion": 1,', '"schemaVersion": 1, "schemaVersion": 1,'),
+      "a/faulty.json": definition("first").replace('"kind": "trigger"', '"kind": "trigger", "extra": 1'),
+      // Decided by the scan (no deciding first key) and by the lenient reader (comments).
+      "b/keys-later.json": `{"nodes": ${JSON.stringify(example.nodes)}, "edges": ${JSON.stringify(example.edges)}, "schemaVersion": 1}`,
+      "b/commented.json": "// a definition\n" + clean,
+      "b/ignored.json": clean,
+      "b/package.json": '{"name": "x"}',
+      "c/named.workflow.json": clean,
+    };
+    const root = tempTree(files);
+    const ignores = { isIgnored: (file: string) => file.endsWith(`${path.sep}ignored.json`), isIgnoredDirectory: () => false };
+    const kept = await collectFiles(["."], { cwd: root, kind: "definitions", ignores });
+    const handed: string[] = [];
+    const taken = await collectFiles(["a", "."], {
+      cwd: root,
+      kind: "definitions",
+      ignores,
+      take: (absolutePath, read) => {
+        handed.push(path.relative(root, absolutePath).split(path.sep).join("/"));
+        const job = { displayPath: path.relative(root, absolutePath), absolutePath, languageName: absolutePath, severity: new Map() };
+        return checkJob({ ...job, ...read }, root);
+      },
+    });
+    // Each once (`a` is named twice over), never an ignored file nor one counted by its name.
+    expect(handed.sort()).toEqual(["a/clean.json", "a/faulty.json", "a/repeated.json", "b/commented.json", "b/keys-later.json"]);
+    expect(taken.files.map((file) => file.displayPath)).toEqual(kept.files.map((file) => file.displayPath));
+    expect(taken.files.map((file) => file.displayPath)).toEqual(["a/clean.json", "a/faulty.json", "a/repeated.json", "b/commented.json", "b/keys-later.json", "c/named.workflow.json"]);
+    for (const [i, file] of taken.files.entries()) {
+      const before = kept.files[i]!;
+      const job = { displayPath: path.relative(root, file.absolutePath), absolutePath: file.absolutePath, languageName: file.absolutePath, severity: new Map() };
+      const expected = await runCheckJob({ ...job, ...before.read }, root);
+      if (file.displayPath === "c/named.workflow.json") {
+        expect(file.taken).toBeUndefined();
+        continue;
+      }
+      expect(file.read).toBeUndefined();
+      expect(file.taken).toEqual(expected);
+    }
+    const codes = (name: string) => (taken.files.find((file) => file.displayPath === name)!.taken as { faults: { code: string }[] }).faults.map((fault) => fault.code);
+    expect(codes("a/repeated.json")).toContain("duplicate-field");
+    expect(codes("a/faulty.json").length).toBeGreaterThan(0);
+    expect(codes("a/clean.json")).toEqual([]);
+    expect(codes("b/keys-later.json")).toEqual([]);
+  });
+
+  it("keeps a file `take` declines as it keeps one without `take`", async () => {
+    const root = tempTree({ "one.json": definition("first") });
+    const { files } = await collectFiles(["."], { cwd: root, kind: "definitions", take: () => undefined });
+    expect(files).toHaveLength(1);
+    expect(files[0]!.taken).toBeUndefined();
+    expect(files[0]!.read?.text).toBe(readFileSync(path.join(root, "one.json"), "utf8"));
   });
 });

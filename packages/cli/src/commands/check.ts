@@ -3,11 +3,11 @@ import path from "node:path";
 import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
 import { checkSpec } from "./specs.js";
 import { catalogueAt } from "../catalogue-file.js";
-import { type CheckJob, runCheckJob } from "../check-jobs.js";
+import { type CheckJob, checkJob, runCheckJob } from "../check-jobs.js";
 import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver } from "../config.js";
 import { UsageError } from "../errors.js";
-import { collectFiles } from "../files.js";
+import { collectFiles, displayPathOf, type ReadAlready } from "../files.js";
 import { emptyReportText, FORMATS, loadFormatter, type FormatName } from "../formats/format.js";
 import type { Io } from "../io.js";
 import { plural, summarize, type CheckReport, type FileReport } from "../report.js";
@@ -39,13 +39,28 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     return { displayPath, absolutePath, languageName: absolutePath, ...(cataloguePath ? { cataloguePath } : {}), severity: policy.severity };
   };
 
+  // --fix and --remote read each job's text again; a plain check takes each file the walk reads
+  // as it is read, and checks it there and then (its text is then neither kept nor read again).
+  const checksAsRead = !booleanFlag(args, "fix") && stringFlag(args, "fix-type") === undefined && !booleanFlag(args, "remote");
+  const checkAsRead = (absolutePath: string, read: ReadAlready): Checked | undefined => {
+    try {
+      const job = jobFor(absolutePath, displayPathOf(absolutePath, io.cwd));
+      return { job, report: checkJob({ ...job, ...read }, io.cwd) };
+    } catch {
+      // A config or catalogue that fails fails again below, in its turn (after every walk).
+      return undefined;
+    }
+  };
+
   let jobs: CheckJob[];
+  /** By job: its report, when the walk's `take` checked it. */
+  let checked: (FileReport | undefined)[] = [];
   if (readsStdin) {
     const source = await readSourceInput("-", io, stdinFilename);
     const job = jobFor(source.absolutePath, source.displayPath);
     jobs = [{ ...job, text: source.text, languageName: stdinFilename ?? source.displayPath }];
   } else {
-    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ...(noIgnore ? {} : { ignores: configs }), skipOtherJson: booleanFlag(args, "skip-other-json") });
+    const collected = await collectFiles(patterns, { cwd: io.cwd, kind: "definitions", ...(noIgnore ? {} : { ignores: configs }), skipOtherJson: booleanFlag(args, "skip-other-json"), take: checksAsRead ? checkAsRead : undefined });
     if (!collected.files.length) {
       // Files --skip-other-json passed over are no news (a hook is handed every staged .json).
       if (collected.ignored) io.stderr.write(`wfkit: nothing to check: ${plural(collected.ignored, "file")} given ${collected.ignored === 1 ? "is" : "are"} ignored (by --ignore or wfkit.config.json)\n`);
@@ -53,7 +68,8 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
       return 0;
     }
     // A file the walk read to decide that it counts comes with what was read: read once.
-    jobs = collected.files.map((file) => (file.read ? { ...jobFor(file.absolutePath, file.displayPath), ...file.read } : jobFor(file.absolutePath, file.displayPath)));
+    jobs = collected.files.map((file) => file.taken?.job ?? (file.read ? { ...jobFor(file.absolutePath, file.displayPath), ...file.read } : jobFor(file.absolutePath, file.displayPath)));
+    checked = collected.files.map((file) => file.taken?.report);
   }
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
@@ -69,7 +85,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     if (fixTypes) jobs = await fixJobs(jobs, fixTypes, io, readsStdin);
   }
   const files: FileReport[] = [];
-  for (const job of jobs) files.push(await runCheckJob(job, io.cwd));
+  for (const [i, job] of jobs.entries()) files.push(checked[i] ?? (await runCheckJob(job, io.cwd)));
   const all: CheckReport = { files, summary: summarize(files) };
   const shown = quiet ? errorsOnly(files) : all;
 
@@ -101,6 +117,12 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   const remoteExit = remote ? await reportingRefusals(io, "text", async () => ((await reportRemoteDifferences(remote.client, jobs, files, io)) > 0 ? 1 : 0)) : 0;
   if (remoteExit === 2) return 2;
   return all.summary.errors > 0 || tooManyWarnings || remoteExit === 1 ? 1 : 0;
+}
+
+/** A file checked as the walk read it. */
+interface Checked {
+  job: CheckJob;
+  report: FileReport;
 }
 
 function errorsOnly(files: readonly FileReport[]): CheckReport {
