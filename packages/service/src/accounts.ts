@@ -36,9 +36,6 @@ export interface AccountChange {
 }
 
 const OPEN_STATES = statesIn("open");
-const USER_ACCOUNT_COLUMNS = ACCOUNT_COLUMNS.split(", ")
-  .map((column) => `a.${column}`)
-  .join(", ");
 
 export class Accounts {
   /** The keys the seed made, with their secrets (kept so that a reset makes the same keys). */
@@ -58,9 +55,12 @@ export class Accounts {
 
   // ---- identity -------------------------------------------------------------------------
 
+  /** Read on every authenticated request; users change only with the seed and a reset. */
   user(id: string): User | undefined {
-    const row = this.store.get("SELECT id, account_id, organisation_id FROM users WHERE id = ?", [id]);
-    return row && userOf(row);
+    return this.store.remembered(`user ${id}`, ["users"], () => {
+      const row = this.store.get("SELECT id, account_id, organisation_id FROM users WHERE id = ?", [id]);
+      return row && Object.freeze(userOf(row));
+    });
   }
 
   account(id: string): Account | undefined {
@@ -68,10 +68,10 @@ export class Accounts {
     return row && accountOf(row);
   }
 
-  /** The account a user belongs to (one read), or undefined for an unknown user. */
+  /** The account a user belongs to, read now (its usage changes with every run), or undefined for an unknown user. */
   accountOf(userId: string): Account | undefined {
-    const row = this.store.get(`SELECT ${USER_ACCOUNT_COLUMNS} FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.id = ?`, [userId]);
-    return row && accountOf(row);
+    const user = this.user(userId);
+    return user && this.account(user.accountId);
   }
 
   accounts(): Account[] {

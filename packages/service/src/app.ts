@@ -13,7 +13,7 @@ import { RUN_FILTERS, WORKFLOWS_BASE_PATH, WORKFLOWS_PARAMS, WORKFLOWS_ROUTES, t
 import { Hono, type Context } from "hono";
 import { adminApp, ADMIN_PREFIX } from "./admin.js";
 import { anyaRoutes } from "./anya.js";
-import { apiApp, durable, honoRoute, renderWorkflows, type RouteHandler } from "./api-app.js";
+import { apiApp, durable, honoRoute, jsonText, renderWorkflows, type RouteHandler } from "./api-app.js";
 import { errors } from "./errors.js";
 import { ANYA_PATH, LIMITS, characterCount } from "./policy.js";
 import { routeObject } from "./request.js";
@@ -91,9 +91,9 @@ const HANDLERS = {
   "GET /api/v1/workflows/runs": (c) => {
     const state = c.req.query("state") ?? WORKFLOWS_PARAMS.state.default;
     if (!(RUN_FILTERS as readonly string[]).includes(state)) throw errors.badRequest(`state must be one of ${RUN_FILTERS.join(", ")} (got \`${state}\`)`, "?state");
-    return c.json(c.var.service.ownedRuns(c.var.caller.userId, state as RunFilter));
+    return jsonText(c, c.var.service.ownedRunsJson(c.var.caller.userId, state as RunFilter));
   },
-  "GET /api/v1/workflows/{wf}/runs": (c) => c.json(c.var.service.workflowRuns(c.var.caller.userId, param(c, "wf"))),
+  "GET /api/v1/workflows/{wf}/runs": (c) => jsonText(c, c.var.service.workflowRunsJson(c.var.caller.userId, param(c, "wf"))),
   "GET /api/v1/workflows/{wf}/runs/{run}": (c) => c.json(c.var.service.run(c.var.caller.userId, param(c, "wf"), param(c, "run"))),
   "POST /api/v1/workflows/{wf}/runs/{run}/deliver": async (c) => {
     await routeObject(c);

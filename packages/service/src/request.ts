@@ -3,6 +3,7 @@
  * route's body is read by the rule its row in @wfkit/api's contract gives (`routeObject`,
  * `routeJson`): which members it takes, and whether none at all reads as `{}`.
  */
+import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { firstBracketBeyond, MAX_JSON_DEPTH } from "@wfkit/core";
 import type { ServiceContext } from "./api-app.js";
@@ -79,13 +80,61 @@ export async function readJson(c: Context, whenEmpty?: unknown): Promise<unknown
 async function readText(c: Context): Promise<string> {
   const declared = Number(c.req.header("Content-Length") ?? "0");
   if (declared > LIMITS.bodyBytes) throw errors.bodyTooLarge(LIMITS.bodyBytes);
-  const bytes = await readBounded(c.req.raw.body, LIMITS.bodyBytes);
+  // On a port, Node's own request: read with its events (a web stream over it costs more than
+  // most routes' work). In-process (`app.request`), the web Request's stream.
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  const bytes = incoming instanceof Readable && !incoming.readableDidRead ? await readIncoming(incoming, LIMITS.bodyBytes) : await readBounded(c.req.raw.body, LIMITS.bodyBytes);
   if (bytes === undefined) throw errors.bodyTooLarge(LIMITS.bodyBytes);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw errors.malformedJson("it is not UTF-8 text");
   }
+}
+
+/**
+ * At most `limit` bytes of a request on a port, or undefined once it would exceed them: then
+ * nothing more is kept, and @hono/node-server drains or closes what the sender still sends
+ * once the answer is out.
+ */
+export function readIncoming(incoming: Readable, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("error", onError);
+      incoming.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        done();
+        incoming.pause();
+        chunks.length = 0;
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      done();
+      reject(error);
+    };
+    const onClose = () => {
+      done();
+      reject(new Error("the client closed the connection before its body ended"));
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("error", onError);
+    incoming.on("close", onClose);
+  });
 }
 
 /** At most `limit` bytes of `body`, or undefined (the stream cancelled) once it would exceed them. */

@@ -174,6 +174,16 @@ export class WorkflowsService {
     return this.engine.ownedRuns(userId, filter);
   }
 
+  /** `workflowRuns` as the JSON it is answered with, worked out again only when a table it reads has changed. */
+  workflowRunsJson(userId: string, workflowId: string): string {
+    return this.store.remembered(`workflowRuns ${userId} ${workflowId}`, ["runs", "workflows", "users"], () => JSON.stringify(this.engine.workflowRuns(userId, workflowId)));
+  }
+
+  /** `ownedRuns` as the JSON it is answered with, worked out again only when a table it reads has changed. */
+  ownedRunsJson(userId: string, filter: RunFilter): string {
+    return this.store.remembered(`ownedRuns ${userId} ${filter}`, ["runs", "workflows"], () => JSON.stringify(this.engine.ownedRuns(userId, filter)));
+  }
+
   deliver(userId: string, workflowId: string, runId: string): RunChangeResponse {
     return this.engine.deliver(userId, workflowId, runId);
   }

@@ -69,6 +69,8 @@ let sqlJs: Promise<Awaited<ReturnType<typeof initSqlJs>>> | undefined;
 const NEWLINE = Buffer.from("\n");
 /** Prepared statements kept per store: every SQL text the service runs, with room for the few made per table (reset). */
 const MAX_PREPARED = 256;
+/** Remembered answers kept per store (all dropped at once past this: they are cheap to work out again). */
+const MAX_ANSWERS = 1024;
 
 export class Store {
   /** What the operator should hear about this open: a torn entry dropped, a stale lock taken over, a recovery. One sentence each. */
@@ -90,7 +92,18 @@ export class Store {
    * per text for the life of the store (sql.js's `export()` copies the database through
    * SQLite's backup API and leaves them be).
    */
-  private readonly prepared = new Map<string, { statement: Prepared; names: string[] | undefined }>();
+  private readonly prepared = new Map<string, { statement: Prepared; names: string[] | undefined; writes?: string }>();
+  /**
+   * How many committed transactions changed each table, and (`everything`) how many changed
+   * what a statement's text does not name (a migration, a rollback): an answer worked out
+   * from some tables is stale once one of these moves.
+   */
+  private readonly tableChanges = new Map<string, number>();
+  private everything = 0;
+  /** The tables the open transaction's statements write (`*`: unknown). */
+  private written = new Set<string>();
+  /** Answers worked out from the database, each kept until a table it read changes (`remembered`). */
+  private readonly answers = new Map<string, { stamp: string; value: unknown }>();
 
   private constructor(
     private readonly db: Database,
@@ -171,13 +184,19 @@ export class Store {
         this.appendJournal(this.statements);
       }
       this.step("COMMIT");
+      for (const table of this.written) {
+        if (table === "*") this.everything++;
+        else this.tableChanges.set(table, (this.tableChanges.get(table) ?? 0) + 1);
+      }
       return result;
     } catch (error) {
       this.step("ROLLBACK");
+      this.everything++;
       this.sequence = Number(this.metaValue("sequence") ?? 0);
       throw error;
     } finally {
       this.statements = undefined;
+      this.written.clear();
       this.maybeCompact();
     }
   }
@@ -195,7 +214,8 @@ export class Store {
   /** A statement that changes data; must run inside `transaction`. */
   run(sql: string, params: SqlValue[] = []): void {
     if (!this.statements) throw new Error("Store.run outside a transaction");
-    const { statement } = this.statement(sql);
+    const prepared = this.statement(sql);
+    const { statement } = prepared;
     try {
       statement.bind(params);
       statement.step();
@@ -203,6 +223,7 @@ export class Store {
       statement.reset();
     }
     this.statements.push([sql, params]);
+    this.written.add((prepared.writes ??= tableWritten(sql)));
   }
 
   all(sql: string, params: SqlValue[] = []): Row[] {
@@ -231,11 +252,34 @@ export class Store {
   }
 
   /**
+   * `compute()`, or what it gave last time for `key` if none of `tables` has changed since.
+   * For a read that many callers repeat between changes (a run list polled by a dashboard or
+   * `wfkit runs watch`, the workflow row every run start reads): `compute` must read those
+   * tables and no others, depend on them and `key` alone (not on the clock), and its value must
+   * not be changed by whoever receives it. A thrown refusal is not kept.
+   */
+  remembered<T>(key: string, tables: readonly string[], compute: () => T): T {
+    let stamp = String(this.everything);
+    for (const table of tables) stamp += ` ${this.tableChanges.get(table) ?? 0}`;
+    const kept = this.answers.get(key);
+    if (kept && kept.stamp === stamp) return kept.value as T;
+    const value = compute();
+    if (this.answers.size >= MAX_ANSWERS) this.answers.clear();
+    this.answers.set(key, { stamp, value });
+    return value;
+  }
+
+  /** Forgets every remembered answer, so the next read works each out again. */
+  forgetAnswers(): void {
+    this.answers.clear();
+  }
+
+  /**
    * The prepared statement for `sql` and its result's column names (known once it has given a
    * row), made on first use; the least recently made is freed past MAX_PREPARED. The schema
    * changes only in `migrate`, which forgets them all, so the names stay right.
    */
-  private statement(sql: string): { statement: Prepared; names: string[] | undefined } {
+  private statement(sql: string): { statement: Prepared; names: string[] | undefined; writes?: string } {
     let prepared = this.prepared.get(sql);
     if (!prepared) {
       prepared = { statement: this.db.prepare(sql), names: undefined };
@@ -468,6 +512,12 @@ function asRow(names: readonly string[], values: readonly SqlValue[]): Row {
   const row: Row = {};
   for (let i = 0; i < names.length; i++) row[names[i]!] = values[i]!;
   return row;
+}
+
+/** The table a data-changing statement writes, or `*` when its text does not say plainly (a migration's CREATE or ALTER, a trigger). */
+export function tableWritten(sql: string): string {
+  const match = /^\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)\s+"?(\w+)"?(?:[\s(]|$)/i.exec(sql);
+  return match ? match[1]!.toLowerCase() : "*";
 }
 
 function configure(db: Database): Database {

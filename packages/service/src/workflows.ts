@@ -68,12 +68,15 @@ export class Workflows {
 
   /** The workflow if the caller may see it (its owner, or a member of the owner's organisation). */
   visibleWorkflow(userId: string, workflowId: string): WorkflowRow {
-    const row = this.store.get(
-      "SELECT w.id, w.name, w.owner_user_id, w.published_version_id, u.organisation_id FROM workflows w JOIN users u ON u.id = w.owner_user_id WHERE w.id = ?",
-      [workflowId],
-    );
-    if (!row) throw errors.workflowNotFound(workflowId);
-    const workflow = workflowOf(row);
+    // Every call on a workflow reads this row, and run starts (which write neither table) most.
+    const workflow = this.store.remembered(`workflow ${workflowId}`, ["workflows", "users"], () => {
+      const row = this.store.get(
+        "SELECT w.id, w.name, w.owner_user_id, w.published_version_id, u.organisation_id FROM workflows w JOIN users u ON u.id = w.owner_user_id WHERE w.id = ?",
+        [workflowId],
+      );
+      return row && Object.freeze(workflowOf(row));
+    });
+    if (!workflow) throw errors.workflowNotFound(workflowId);
     // Its owner is a user (the join found them); anyone else must be of the owner's organisation.
     if (workflow.ownerUserId === userId) return workflow;
     const caller = this.accounts.user(userId);
