@@ -12,6 +12,7 @@ import type { GraphModel, NodeInfo } from "./model.js";
 import { cyclicComponents, degree, reachableFrom } from "./graph.js";
 import type { Adjacency } from "./graph.js";
 import { type EstimateReading, readEstimate } from "../estimate.js";
+import { int32Array, uint8Array } from "./small-arrays.js";
 
 export type FaultReport = Omit<Fault, "code" | "severity">;
 
@@ -301,14 +302,14 @@ function computeOffers(ctx: RuleContext): OfferWalk {
   const size = graphNodes.length;
   const offers: Capabilities[] = new Array(size).fill("unknown");
   const triggerOffer = new Set(ctx.catalogue.triggerProduces);
-  const entry = new Uint8Array(size);
+  const entry = uint8Array(size);
   if (ctx.model.topLevelTrigger) for (const i of ctx.entryPoints) entry[i] = 1;
 
   // Kahn's order, so a gate is judged after every input it depends on. Gates left on a
   // cycle keep "unknown": the cycle is reported on its own.
-  const pending = new Int32Array(size);
+  const pending = int32Array(size);
   // Each node enters the queue once at most (when its last input is judged).
-  const queue = new Int32Array(size);
+  const queue = int32Array(size);
   let tail = 0;
   for (let i = 0; i < size; i++) {
     pending[i] = degree(predecessors, i);

@@ -3,6 +3,8 @@
  * chain must not overflow the stack) and O(nodes + edges).
  */
 
+import { int32Array, uint8Array } from "./small-arrays.js";
+
 /**
  * Compressed adjacency (CSR): the neighbours of node i are
  * `targets[offsets[i] .. offsets[i + 1])`. Two typed arrays for the whole graph instead of
@@ -19,11 +21,12 @@ export function degree(adjacency: Adjacency, node: number): number {
 
 /** Builds CSR adjacency from parallel endpoint lists (in the given order). */
 export function buildAdjacency(size: number, from: Int32Array, to: Int32Array, count: number): Adjacency {
-  const offsets = new Int32Array(size + 1);
+  const offsets = int32Array(size + 1);
   for (let e = 0; e < count; e++) offsets[from[e]! + 1]!++;
   for (let i = 0; i < size; i++) offsets[i + 1]! += offsets[i]!;
-  const fill = offsets.slice(0, size);
-  const targets = new Int32Array(count);
+  const fill = int32Array(size);
+  fill.set(offsets.subarray(0, size));
+  const targets = int32Array(count);
   for (let e = 0; e < count; e++) targets[fill[from[e]!]!++] = to[e]!;
   return { offsets, targets };
 }
@@ -35,9 +38,9 @@ export function reachableFrom(
   size: number,
   extra?: ReadonlyMap<number, readonly number[]>,
 ): Uint8Array {
-  const seen = new Uint8Array(size);
+  const seen = uint8Array(size);
   // A node is pushed once at most (when first seen), so `size` entries always suffice.
-  const stack = new Int32Array(size);
+  const stack = int32Array(size);
   let top = 0;
   for (const root of roots) {
     if (seen[root]) continue;
@@ -71,9 +74,9 @@ export function reachableFrom(
  */
 export function cyclicComponents(successors: Adjacency): number[][] {
   const size = successors.offsets.length - 1;
-  const index = new Int32Array(size).fill(-1);
-  const lowLink = new Int32Array(size);
-  const onStack = new Uint8Array(size);
+  const index = int32Array(size).fill(-1);
+  const lowLink = int32Array(size);
+  const onStack = uint8Array(size);
   const componentStack: number[] = [];
   const components: number[][] = [];
   const callNode: number[] = [];
@@ -137,7 +140,7 @@ export function regions(
   backward: Adjacency,
   order: readonly number[],
 ): { head: number; rest: number[] }[] {
-  const assigned = new Uint8Array(members.length);
+  const assigned = uint8Array(members.length);
   const result: { head: number; rest: number[] }[] = [];
   const claim = (head: number) => {
     const rest: number[] = [];

@@ -8,6 +8,8 @@
  * The hash is FNV-1a over the id's UTF-16 units, seeded at random per process so that a
  * crafted file cannot choose ids that all collide (which would make every probe linear).
  */
+
+import { int32Array } from "./small-arrays.js";
 const SEED = (Math.random() * 0x1_0000_0000) >>> 0;
 
 function hashOf(id: string): number {
@@ -37,7 +39,7 @@ export class IdTable<T extends { readonly id: string | undefined }> {
    * miss, at the cost of one compare per lookup.
    */
   private readonly recentIds: (string | undefined)[] = new Array<string | undefined>(RECENT_SIZE).fill(undefined);
-  private readonly recentIndices = new Int32Array(RECENT_SIZE);
+  private readonly recentIndices = int32Array(RECENT_SIZE);
 
   /** `entries` is filled by `claim` and must not be changed otherwise. */
   constructor(
@@ -46,7 +48,7 @@ export class IdTable<T extends { readonly id: string | undefined }> {
   ) {
     let size = 16;
     while (size < capacityHint * 2) size *= 2;
-    this.slots = new Int32Array(size);
+    this.slots = int32Array(size);
     this.mask = size - 1;
   }
 

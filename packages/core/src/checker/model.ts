@@ -11,6 +11,7 @@ import { type EdgeFields, FieldReader, type NodeFields } from "./read.js";
 import { IdTable } from "./id-table.js";
 import { jsonEqual } from "../json-equal.js";
 import type { CataloguePart } from "../catalogue.js";
+import { int32Array, uint8Array } from "./small-arrays.js";
 
 export class NodeInfo implements NodeFields {
   /** Set on the second and later nodes that reuse an id: the node that owns it. */
@@ -179,7 +180,7 @@ export function buildModel(input: unknown): GraphModel {
   let unwiredCount = 0;
   // By graph index: whether the node is a trigger or a destination, for the edge walk below
   // (a typed array read instead of a visit to each edge's node objects).
-  const endKinds = new Uint8Array(nodeList.length);
+  const endKinds = uint8Array(nodeList.length);
   for (let index = 0; index < nodeList.length; index++) {
     const value = nodeList[index];
     const raw = isPlainObject(value) ? value : null;
@@ -221,9 +222,9 @@ export function buildModel(input: unknown): GraphModel {
     return edge;
   };
   // Endpoints (graph indices) and file index of edges joining two distinct nodes, in file order.
-  const joinFrom = new Int32Array(edgeList.length);
-  const joinTo = new Int32Array(edgeList.length);
-  const joinIndex = new Int32Array(edgeList.length);
+  const joinFrom = int32Array(edgeList.length);
+  const joinTo = int32Array(edgeList.length);
+  const joinIndex = int32Array(edgeList.length);
   let joinedCount = 0;
   // Ends are resolved to graph indices (-1: no such node); node objects are touched only for
   // edges with a problem.
@@ -270,13 +271,13 @@ export function buildModel(input: unknown): GraphModel {
   // Grouping by source with a stable counting sort keeps file order within each node, so the
   // successor lists come out exactly as a counting sort of the ok edges would make them.
   const size = graphNodes.length;
-  const joinedOrder = new Int32Array(joinedCount);
+  const joinedOrder = int32Array(joinedCount);
   for (let e = 0; e < joinedCount; e++) joinedOrder[e] = e;
   const byEdge = buildAdjacency(size, joinFrom, joinedOrder, joinedCount);
-  const firstEdgeTo = new Int32Array(size).fill(-1);
-  const isOk = new Uint8Array(joinedCount);
-  const successorOffsets = new Int32Array(size + 1);
-  const successorTargets = new Int32Array(joinedCount);
+  const firstEdgeTo = int32Array(size).fill(-1);
+  const isOk = uint8Array(joinedCount);
+  const successorOffsets = int32Array(size + 1);
+  const successorTargets = int32Array(joinedCount);
   let okCount = 0;
   const endpoints = (e: number): EdgeFields => ({ from: graphNodes[joinFrom[e]!]!.id, to: graphNodes[joinTo[e]!]!.id, clean: false });
   for (let node = 0; node < size; node++) {
@@ -304,9 +305,9 @@ export function buildModel(input: unknown): GraphModel {
   // When every joined edge is fine (a valid graph), the ok edges are the joined ones: views
   // of the same arrays, which nothing writes to any more, instead of copies.
   const allOk = okCount === joinedCount;
-  const okFrom = allOk ? joinFrom.subarray(0, okCount) : new Int32Array(okCount);
-  const okTo = allOk ? joinTo.subarray(0, okCount) : new Int32Array(okCount);
-  const okIndex = allOk ? joinIndex.subarray(0, okCount) : new Int32Array(okCount);
+  const okFrom = allOk ? joinFrom.subarray(0, okCount) : int32Array(okCount);
+  const okTo = allOk ? joinTo.subarray(0, okCount) : int32Array(okCount);
+  const okIndex = allOk ? joinIndex.subarray(0, okCount) : int32Array(okCount);
   if (!allOk)
     for (let e = 0, o = 0; e < joinedCount; e++) {
       if (isOk[e] === 0) continue;
