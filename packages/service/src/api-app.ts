@@ -74,6 +74,7 @@ export function honoRoute(key: string, tableBase: string): { method: string; pat
 export function durable(service: WorkflowsService, render: Render): MiddlewareHandler {
   return async (c, next) => {
     await next();
+    if (service.store.isDurable) return;
     try {
       await service.store.durable();
     } catch (error) {
@@ -131,11 +132,11 @@ export function apiApp(options: ApiAppOptions): Hono<ServiceEnv> {
   if (missing.length) throw new Error(`the contract's routes ${missing.join(", ")} have no handler in wfkit serve`);
 
   const app = new Hono<ServiceEnv>();
+  const isDurable = durable(service, render);
   app.use("*", async (c, next) => {
     c.set("service", service);
-    await next();
+    await isDurable(c, next);
   });
-  app.use("*", durable(service, render));
   for (const route of routes) {
     app.on(route.method, route.path, behind(route.spec, authenticate(route.spec.auth), route.handle));
   }

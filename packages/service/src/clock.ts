@@ -19,6 +19,8 @@ export class Clock {
   private timers: Timer[] = [];
   private order = 0;
   private armed: NodeJS.Timeout | undefined;
+  /** When the armed timeout is due (it stays armed while the earliest timer is the same). */
+  private armedDue = 0;
   private firing = false;
 
   constructor(
@@ -49,6 +51,9 @@ export class Clock {
   /** Moves time forward and fires every timer that falls due, in order. */
   advance(ms: number): void {
     this.offset += Math.max(0, ms);
+    // The armed timeout counted real time to the old offset: arm again from the new one.
+    if (this.armed) clearTimeout(this.armed);
+    this.armed = undefined;
     this.fireDue();
   }
 
@@ -85,10 +90,16 @@ export class Clock {
 
   private arm(): void {
     if (this.mode !== "real" || this.firing) return;
+    const next = this.timers[0];
+    // A run start schedules a timer due long after the earliest: nothing to re-arm then.
+    if (this.armed && next?.due === this.armedDue) return;
     if (this.armed) clearTimeout(this.armed);
     this.armed = undefined;
-    const next = this.timers[0];
     if (!next) return;
-    this.armed = setTimeout(() => this.fireDue(), Math.max(0, next.due - this.now()));
+    this.armedDue = next.due;
+    this.armed = setTimeout(() => {
+      this.armed = undefined;
+      this.fireDue();
+    }, Math.max(0, next.due - this.now()));
   }
 }

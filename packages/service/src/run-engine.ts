@@ -3,7 +3,6 @@
  * delivering and cancelling; the walk that carries a run on is run-walk.ts. Each change is one
  * synchronous transaction between awaits.
  */
-import { randomBytes } from "node:crypto";
 import type { Run, RunChangeResponse, RunListResponse } from "@wfkit/client";
 import type { Accounts } from "./accounts.js";
 import { sha256 } from "./auth.js";
@@ -17,9 +16,9 @@ import { NODE_VIEW_COLUMNS, presentRun, RUN_COLUMNS, runOf, SUMMARY_COLUMNS, sum
 import { RunWalk } from "./run-walk.js";
 import type { Store } from "./store.js";
 import type { Workflows } from "./workflows.js";
+import { newId } from "./ids.js";
 
 const OPEN_STATES = statesIn("open");
-const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
 
 export class RunEngine {
   private readonly walk: RunWalk;

@@ -299,6 +299,11 @@ export class Store {
   }
 
 
+  /** Whether every transaction committed so far is on disk (always, in memory), so `durable()` need not be awaited. */
+  get isDurable(): boolean {
+    return this.failure === undefined && this.unflushed.length === 0;
+  }
+
   /** Resolves once every transaction committed so far is on disk (at once in memory). */
   durable(): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);

@@ -5,7 +5,6 @@
  * part's subjects) is worked out once per version and kept (`plan`), instead of parsing its
  * body at every run start and every part.
  */
-import { randomBytes } from "node:crypto";
 import { validateDefinition, type Catalogue, type Estimate } from "@wfkit/core";
 import type { CreateWorkflowResponse, PublishResponse, SaveVersionResponse } from "@wfkit/client";
 import type { Accounts } from "./accounts.js";
@@ -14,8 +13,8 @@ import { errors } from "./errors.js";
 import { isoTime, optionalText, text } from "./rows.js";
 import { planRun, subjectsByNode, type PlannedNode } from "./runs.js";
 import type { Row, Store } from "./store.js";
+import { newId } from "./ids.js";
 
-const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
 /** Versions whose plan is kept; a run of another is planned from its row again. */
 const PLANS_KEPT = 256;
 

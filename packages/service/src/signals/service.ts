@@ -5,7 +5,6 @@
  * `validateAlertBody` / `validateViewBody` and nothing else: the service accepts exactly what
  * `wfkit check` passes.
  */
-import { randomBytes } from "node:crypto";
 import { validateAlertBody, validateViewBody } from "@wfkit/core";
 import { CredentialRefused, newSecret, sha256, type Authenticator } from "../auth.js";
 import type { Clock } from "../clock.js";
@@ -17,6 +16,7 @@ import { judgeAlert, nextPeriodEnd, PERIOD_OF_TYPE, periodsNeeded, periodStart, 
 import { AiRateLimiter } from "./limiter.js";
 import { ALERT_TICK_MS, ALERT_TOKEN_PREFIX, DEFAULT_GEOGRAPHY, DETAIL_PLANS, MAX_PERIODS_JUDGED_AT_ONCE, type AiLimit } from "./policy.js";
 import type { Alert, AlertNotification, Geography, SavedView } from "./types.js";
+import { newId } from "../ids.js";
 
 export interface SignalsCaller {
   userId: string;
@@ -25,7 +25,6 @@ export interface SignalsCaller {
 }
 
 const ISO = (ms: number) => new Date(ms).toISOString();
-const newId = (prefix: string) => `${prefix}_${randomBytes(8).toString("hex")}`;
 
 export class SignalsService {
   readonly limiter: AiRateLimiter;
