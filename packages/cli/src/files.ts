@@ -20,8 +20,7 @@
  * Results keep the order of the arguments; within a directory or glob they are sorted, so
  * output is the same on every machine. A file named twice is checked once.
  */
-import { readFileSync } from "node:fs";
-import { readdir, stat } from "./fs-lazy.js";
+import { readdirSync, readFileSync, statSync, type Dirent, type Stats } from "node:fs";
 import path from "node:path";
 import { visit } from "jsonc-parser";
 import picomatch from "picomatch/posix.js";
@@ -142,10 +141,15 @@ export async function collectFiles<T = never>(patterns: readonly string[], optio
 
   for (const pattern of patterns) {
     const absolute = path.resolve(options.cwd, pattern);
-    const info = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-      throw new CliError(describeFsError(error, pattern));
-    });
+    // Synchronously, as the walk reads directories and files: on a busy machine each trip
+    // through the thread pool waits for a core, and nothing else runs meanwhile anyway.
+    let info: Stats | undefined;
+    try {
+      info = statSync(absolute);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw new CliError(describeFsError(error, pattern));
+    }
     if (info?.isFile()) {
       if (options.skipOtherJson && options.kind === "definitions" && absolute.toLowerCase().endsWith(".json")) {
         // Judged as a directory walk judges it, by the walk's own decision.
@@ -156,13 +160,13 @@ export async function collectFiles<T = never>(patterns: readonly string[], optio
         } else skipped++;
       } else add(absolute);
     } else if (info?.isDirectory()) {
-      const found = await walk(absolute, options, sink, () => true);
+      const found = walk(absolute, options, sink, () => true);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions found (looked for ${describeKind(options.kind)})`);
       for (const entry of found) add(entry.absolutePath, entry.read, entry.taken);
     } else if (info) {
       throw new CliError(`${pattern}: not a file or directory`);
     } else if (picomatch.scan(pattern).isGlob) {
-      const found = await matchGlob(pattern, options, sink);
+      const found = matchGlob(pattern, options, sink);
       if (!found.length) throw new CliError(`${pattern}: no workflow definitions match this pattern`);
       for (const entry of found) add(entry.absolutePath, entry.read, entry.taken);
     } else {
@@ -204,7 +208,7 @@ function settle<T>(absolutePath: string, decided: true | ReadAlready, { budget, 
   return { absolutePath, read: decided, taken: undefined };
 }
 
-async function matchGlob<T>(pattern: string, options: CollectOptions<T>, sink: Sink<T>): Promise<Found<T>[]> {
+function matchGlob<T>(pattern: string, options: CollectOptions<T>, sink: Sink<T>): Found<T>[] {
   const normalized = pattern.split(path.sep).join("/");
   const { base } = picomatch.scan(normalized);
   const root = path.resolve(options.cwd, base || ".");
@@ -216,14 +220,14 @@ async function matchGlob<T>(pattern: string, options: CollectOptions<T>, sink: S
 }
 
 /** All files under `directory` that count for `kind`, sorted; ignored directories are not entered. */
-async function walk<T>(directory: string, { kind, ignores }: CollectOptions<T>, sink: Sink<T>, matches: (absolutePath: string) => boolean): Promise<Found<T>[]> {
+function walk<T>(directory: string, { kind, ignores }: CollectOptions<T>, sink: Sink<T>, matches: (absolutePath: string) => boolean): Found<T>[] {
   const found: Found<T>[] = [];
   const pending = [directory];
   while (pending.length) {
     const current = pending.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
-      entries = await readdir(current, { withFileTypes: true });
+      entries = readdirSync(current, { withFileTypes: true });
     } catch (error) {
       throw new CliError(describeFsError(error, current));
     }
@@ -231,7 +235,7 @@ async function walk<T>(directory: string, { kind, ignores }: CollectOptions<T>, 
       const absolutePath = path.join(current, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name) && !ignores?.isIgnoredDirectory(absolutePath)) pending.push(absolutePath);
-      } else if (entry.isFile() || (entry.isSymbolicLink() && (await stat(absolutePath).catch(() => undefined))?.isFile())) {
+      } else if (entry.isFile() || (entry.isSymbolicLink() && isFileBehindLink(absolutePath))) {
         if (!matches(absolutePath)) continue;
         const decided = counts(absolutePath, entry.name, kind, sink.take !== undefined);
         if (decided) found.push(settle(absolutePath, decided, sink));
@@ -239,6 +243,15 @@ async function walk<T>(directory: string, { kind, ignores }: CollectOptions<T>, 
     }
   }
   return found.sort(compareFound);
+}
+
+/** Whether a symbolic link leads to a regular file (false when it leads nowhere). */
+function isFileBehindLink(absolutePath: string): boolean {
+  try {
+    return statSync(absolutePath).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function compareFound<T>(a: Found<T>, b: Found<T>): number {
