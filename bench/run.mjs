@@ -14,7 +14,7 @@ import { benchChecker } from "./core.mjs";
 import { benchBrokenText, benchDsl } from "./dsl.mjs";
 import { benchMemory } from "./memory.mjs";
 import { benchCliStartup } from "./cli.mjs";
-import { benchWholeProcess } from "./whole-process.mjs";
+import { benchWholeProcess, benchWholeProcessShapes } from "./whole-process.mjs";
 import { benchLspLatency } from "./lsp.mjs";
 import { benchService, serviceHttpGoals } from "./service.mjs";
 import { benchGraphLayout } from "./graph.mjs";
@@ -56,6 +56,8 @@ section("CLI: `wfkit check` of a small file vs `node -e 0` (process wall time, m
 results.wholeProcess = benchWholeProcess();
 section("Whole process: `wfkit check FILE` against a baseline process, paired runs (ms and ratio, medians)", results.wholeProcess.rows);
 section("Whole process: peak resident memory of `wfkit check`, the .wf against its JSON (MB)", [results.wholeProcess.memory]);
+results.wholeProcess.shapes = benchWholeProcessShapes({ pairs: quick ? 4 : 6 });
+section("Whole process: `wfkit check` of 10k-node definitions of other shapes against reading and JSON.parse-ing each one's JSON, paired runs (ms and ratio, medians; goal 2x)", results.wholeProcess.shapes);
 section(
   `Whole process: pages each touched for the first time (minor page faults, medians of 3), at ${results.wholeProcess.firstTouch.microsPerPage.toFixed(1)} µs a page on this machine`,
   results.wholeProcess.firstTouch.rows,
@@ -114,6 +116,7 @@ results.goals = {
   "DSL parse of a 10k-node .wf with one syntax error within 2x of the valid text": { value: results.brokenText.brokenVsValidParse, goal: 2 },
   "CLI within 2x of node -e 0": { value: results.cli.ratio, goal: 2 },
   ...Object.fromEntries(results.wholeProcess.rows.map((row) => [`whole process: ${row.command} within ${row.command.includes("small") ? 1.5 : 2}x of ${row.baseline}`, { value: row.ratio, goal: row.command.includes("small") ? 1.5 : 2 }])),
+  ...Object.fromEntries(results.wholeProcess.shapes.map((row) => [`whole process: wfkit check 10k.${row.format} shaped "${row.shape}" within 2x of read + JSON.parse of its JSON`, { value: row.ratio, goal: 2 }])),
   "whole process: peak RSS of checking the 100k .wf within 2x of its JSON": { value: results.wholeProcess.memory.ratio, goal: 2 },
   "LSP open to diagnostics at 10k nodes (ms)": { value: at(results.lsp, 10_000)?.openMs, goal: 150 },
   "LSP p95 at 1k nodes (ms)": { value: at(results.lsp, 1_000)?.p95Ms, goal: 16 },

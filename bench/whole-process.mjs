@@ -16,6 +16,8 @@ import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { decompile } from "@wfkit/dsl";
 import { layeredGraph } from "./graphs.mjs";
+import { definitionOf } from "./json-files.mjs";
+import { chainGraph, fanOutGraph } from "./graph-shapes.mjs";
 import { median } from "./measure.mjs";
 import { SMALL_WF } from "../packages/cli/bench/startup.mjs";
 
@@ -134,4 +136,38 @@ export function benchWholeProcess(sizes = [10_000, 100_000]) {
   } finally {
     rmSync(`${tmp}rss.json`, { force: true });
   }
+}
+
+/**
+ * The 10k-node figures on shapes the bench's own layered graph is not: the JSON directory
+ * section's generators (subjects with identifiers, fan-in into packs with analyst reviews, ids
+ * with spaces and punctuation, parts of two versions with their own jobs) at 10,000 nodes, and
+ * the picture section's long chain and wide fan-out. Each `.wf` is the decompiled JSON; each
+ * is paired with reading and `JSON.parse`-ing its own JSON.
+ */
+export const OTHER_SHAPES = {
+  "subjects with identifiers": (nodes) => definitionOf("subjects", nodes, 7),
+  "fan-in into packs": (nodes) => definitionOf("fan-in", nodes, 7),
+  "ids with spaces": (nodes) => definitionOf("spaced", nodes, 7),
+  "parts of two versions": (nodes) => definitionOf("versions", nodes, 7),
+  "long chain": chainGraph,
+  "wide fan-out": fanOutGraph,
+};
+
+export function benchWholeProcessShapes({ nodes = 10_000, pairs = 6 } = {}) {
+  mkdirSync(tmp, { recursive: true });
+  const rows = [];
+  for (const [shape, make] of Object.entries(OTHER_SHAPES)) {
+    const definition = make(nodes);
+    const name = shape.replace(/\W+/g, "-");
+    const json = `shape-${name}.json`;
+    const wf = `shape-${name}.wf`;
+    writeFileSync(`${tmp}${json}`, JSON.stringify(definition, null, 2));
+    writeFileSync(`${tmp}${wf}`, decompile(definition));
+    const baseline = ["-e", READ_AND_PARSE, json];
+    for (const [format, file] of [["json", json], ["wf", wf]]) {
+      rows.push({ shape, format, nodes: definition.nodes.length, ...paired(baseline, [wfkit, "check", file], pairs) });
+    }
+  }
+  return rows;
 }
