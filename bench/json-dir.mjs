@@ -12,9 +12,14 @@
 // times (CPU from a preload, cpu-on-exit.cjs: the host is shared, and CPU time, which does not
 // count waiting for a core, compares more steadily).
 //
-// Run alone: node bench/json-dir.mjs [--sizes 200,2000,10000] [--rounds 7]
+// Run alone: node bench/json-dir.mjs [--sizes 200,2000,10000] [--rounds 7] [--baseline FILE] [--write]
+//   --baseline FILE  also runs another build's `wfkit` (its bin/wfkit.cjs, or a launcher beside
+//                    its cli.cjs) in the same rounds, for a before/after side by side
+//                    (`before*` columns; the figures written are the current build's alone);
+//   --write          puts the rows, and their goals, into bench/results.json in place of
+//                    `npm run bench`'s (the rest of the file is left as it is).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -70,7 +75,7 @@ export function roundsFor(files, quick) {
   return files >= 10_000 ? 7 : 9;
 }
 
-export function benchJsonDirectory({ sizes = [200, 2_000, 10_000], quick = false, roundsOf = (files) => roundsFor(files, quick) } = {}) {
+export function benchJsonDirectory({ sizes = [200, 2_000, 10_000], quick = false, roundsOf = (files) => roundsFor(files, quick), baseline = undefined } = {}) {
   mkdirSync(tmp, { recursive: true });
   const cpuFile = path.join(tmp, `cpu-${process.pid}.txt`);
   const rows = [];
@@ -89,6 +94,7 @@ export function benchJsonDirectory({ sizes = [200, 2_000, 10_000], quick = false
           wfkit: [wfkit, "check", name],
           wfkitNamed: [wfkit, "check", ...listed],
           ajv: [ajvCli, "validate", "-s", schema, "-d", `${name}/**/*.json`],
+          ...(baseline ? { before: [baseline, "check", name] } : {}),
         },
         count,
         cpuFile,
@@ -113,6 +119,16 @@ export function benchJsonDirectory({ sizes = [200, 2_000, 10_000], quick = false
         wfkitVsFloorCpu: ratio(dir, floor, "cpuMs"),
         wfkitVsAjvCpu: ratio(dir, ajv, "cpuMs"),
         wfkitMsPerFile: stat(dir, "wallMs") / files,
+        ...(samples.before
+          ? {
+              beforeMs: stat(samples.before, "wallMs"),
+              beforeCpuMs: stat(samples.before, "cpuMs"),
+              beforeVsFloor: ratio(samples.before, floor, "wallMs"),
+              beforeVsAjv: ratio(samples.before, ajv, "wallMs"),
+              wfkitVsBefore: ratio(dir, samples.before, "wallMs"),
+              wfkitVsBeforeCpu: ratio(dir, samples.before, "cpuMs"),
+            }
+          : {}),
       });
       rmSync(directory, { recursive: true, force: true });
     }
@@ -130,5 +146,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   };
   const sizes = option("sizes", "200,2000,10000").split(",").map(Number);
   const fixed = option("rounds", undefined);
-  console.table(benchJsonDirectory({ sizes, quick: process.env.BENCH_QUICK === "1", ...(fixed ? { roundsOf: () => Number(fixed) } : {}) }));
+  const baseline = option("baseline", undefined);
+  const rows = benchJsonDirectory({ sizes, quick: process.env.BENCH_QUICK === "1", ...(fixed ? { roundsOf: () => Number(fixed) } : {}), ...(baseline ? { baseline: path.resolve(baseline) } : {}) });
+  console.table(rows);
+  if (args.includes("--write")) {
+    const file = path.join(root, "bench/results.json");
+    const results = JSON.parse(readFileSync(file, "utf8"));
+    const own = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith("before") && key !== "wfkitVsBefore" && key !== "wfkitVsBeforeCpu")));
+    results.jsonDirectory = own;
+    // The goals' names are run.mjs's, so that either run replaces the other's.
+    for (const row of own) {
+      results.goals[`check DIR of ${row.files} JSON files within 3x a walk+read+JSON.parse floor`] = { value: row.wfkitVsFloor, goal: 3 };
+      results.goals[`check DIR of ${row.files} JSON files within 1.0x ajv-cli validate`] = { value: row.wfkitVsAjv, goal: 1 };
+    }
+    writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+    console.log("wrote the jsonDirectory section of bench/results.json");
+  }
 }
