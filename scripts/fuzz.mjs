@@ -10,7 +10,7 @@
 //   npm run fuzz -- packages/dsl        only the property files under a path
 //   node scripts/fuzz.mjs --replay test/fuzz/regressions/X.json
 //                                       re-run the test an inline regression came from, with
-//                                       its seed and path (used by test/fuzz/regressions.test.ts)
+//                                       its seed and path (used by test/fuzz/regressions.property.test.ts)
 //
 // Output: a table of runs per property, failures, and coverage (text summary here, HTML in
 // coverage/); the figures are also written to .fuzz-out/last-run.json.
@@ -23,7 +23,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = path.join(root, ".fuzz-out");
 const setupFile = path.join(root, "test", "fuzz", "setup.ts");
 
-/** Test files holding fast-check properties: they import fast-check. */
+/** Test files holding fast-check properties: by the house's naming, `*.property.test.ts` (test/tiers.test.ts holds every file that runs one to it). */
 function propertyFiles(under) {
   const found = [];
   const walk = (directory) => {
@@ -31,7 +31,7 @@ function propertyFiles(under) {
       if (entry.name === "node_modules" || entry.name === "dist" || entry.name.startsWith(".")) continue;
       const full = path.join(directory, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(".test.ts") && /from "fast-check"/.test(readFileSync(full, "utf8"))) found.push(path.relative(root, full));
+      else if (entry.name.endsWith(".property.test.ts")) found.push(path.relative(root, full));
     }
   };
   for (const start of ["packages", "test"]) if (existsSync(path.join(root, start))) walk(path.join(root, start));
@@ -44,7 +44,7 @@ function countProperties(files) {
   for (const file of files) {
     const text = readFileSync(path.join(root, file), "utf8");
     count += (text.match(/fc\.assert\(/g) ?? []).length;
-    if (file.endsWith(path.join("test", "fuzz", "properties.test.ts"))) {
+    if (file.endsWith(path.join("test", "fuzz", "properties.property.test.ts"))) {
       const registry = readFileSync(path.join(root, "test", "fuzz", "properties.ts"), "utf8");
       count += (registry.match(/^const \w+: NamedProperty</gm) ?? []).length;
     }
@@ -88,7 +88,7 @@ function allTests(task) {
 
 async function replay(file) {
   const regression = JSON.parse(readFileSync(file, "utf8"));
-  if (regression.kind !== "inline") throw new Error(`${file} is a registry regression: test/fuzz/regressions.test.ts replays it directly`);
+  if (regression.kind !== "inline") throw new Error(`${file} is a registry regression: test/fuzz/regressions.property.test.ts replays it directly`);
   process.env.FUZZ_REPLAY_SEED = String(regression.seed);
   process.env.FUZZ_REPLAY_PATH = regression.path ?? "";
   // The test's own name (vitest joins describe blocks differently from expect.getState()).

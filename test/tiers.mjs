@@ -22,11 +22,11 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const SLOW = [
   "test/install/install.test.ts", // packs and installs the tarball and a git clone
   "test/hostile/scale.test.ts", // inputs of 100,000 nodes through the built CLI
-  "test/fuzz/regressions.test.ts", // every saved counterexample, through the built tools
+  "test/fuzz/regressions.property.test.ts", // every saved counterexample, through the built tools
   "test/signals/client-vs-service.test.ts", // the client against the built service, endpoint by endpoint
   "packages/cli/test/lifecycle.test.ts", // deploy, run and deliver against the built service
   "packages/language-server/test/lsp/soak.test.ts", // thousands of edits over stdio
-  "test/hostile/growth.test.ts", // hostile inputs at two sizes, timed in turn
+  "test/hostile/growth.property.test.ts", // hostile inputs at two sizes, timed in turn
   "packages/dsl/test/large.test.ts", // 10,000- and 100,000-node sources
   "packages/core/test/scale.test.ts", // the checker at 100,000 nodes
   "packages/graph/test/graph.test.ts", // Graphviz in WebAssembly, laid out again and again
@@ -35,7 +35,7 @@ export const SLOW = [
   "packages/client/test/transport-timeouts.test.ts", // waits out real timeouts on loopback
   "packages/graph/test/engine-reuse.test.ts", // hundreds of Graphviz layouts in one engine
   "packages/language-server/test/incremental-parser.test.ts", // edit sequences on large documents
-  "packages/cli/test/json-walk.test.ts", // the walk's decision against its oracle, and its budgets
+  "packages/cli/test/json-walk.property.test.ts", // the walk's decision against its oracle, and its budgets
 ];
 
 const BROWSER = /["'](playwright-core|@sparticuz\/chromium)["']/;

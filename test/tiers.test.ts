@@ -1,6 +1,30 @@
 /** The test tiers: every test file in exactly one, decided by what it starts. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SLOW, tiers } from "./tiers.mjs";
+
+const root = path.dirname(import.meta.dirname);
+
+describe("test file names", () => {
+  // A file runs a property when it calls fast-check's runner (fc.assert, fc.check) or runs the
+  // root's registry of properties (test/fuzz/properties.ts).
+  const runsProperties = (text: string) => /\bfc\.(assert|check)\(|from "\.\/properties\.js"/.test(text);
+
+  it("name every test file that runs a fast-check property *.property.test.ts, and no other", () => {
+    const files = Object.values(tiers()).flat();
+    const misnamed = files.filter((file) => runsProperties(readFileSync(path.join(root, file), "utf8")) !== file.endsWith(".property.test.ts"));
+    expect(misnamed).toEqual([]);
+  });
+
+  it("see a property where there is one", () => {
+    // Spelt in pieces, so that this file does not read as one that runs a property.
+    const runner = ["fc", "assert"].join(".");
+    expect(runsProperties(`await ${runner}(fc.asyncProperty(fc.nat(), async () => {}));`)).toBe(true);
+    expect(runsProperties(`import { propertyNamed } from "./${"properties"}.js";`)).toBe(true);
+    expect(runsProperties('import fc from "fast-check"; const arbitrary = fc.nat();')).toBe(false);
+  });
+});
 
 describe("test tiers", () => {
   const byTier = tiers();

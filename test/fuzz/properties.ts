@@ -1,7 +1,7 @@
 /**
  * The cross-package hostile-input properties, by name. Each is an arbitrary and a check that
- * throws (through `expect`) when the property does not hold; `properties.test.ts` runs them
- * (briefly in the unit suite, long under `npm run fuzz`), and `regressions.test.ts` replays
+ * throws (through `expect`) when the property does not hold; `properties.property.test.ts` runs them
+ * (briefly in the unit suite, long under `npm run fuzz`), and `regressions.property.test.ts` replays
  * their saved counterexamples by calling `check` directly.
  *
  * They complement the packages' own property tests (which `npm run fuzz` also runs):

@@ -1,7 +1,7 @@
 /**
  * Counterexamples as regression fixtures. When a property fails (in the unit suite or in
  * `npm run fuzz`), the failing input is written to `test/fuzz/regressions/<property>-<hash>.json`
- * with the seed and path that found it; `regressions.test.ts` replays every saved file, so a
+ * with the seed and path that found it; `regressions.property.test.ts` replays every saved file, so a
  * bug fuzzing found once stays fixed. Commit the file with the fix.
  *
  * Values are stored as JSON with a few tagged forms (`{"$wf": ...}`) for what JSON cannot

@@ -8,11 +8,14 @@
  * - FUZZ_PROPERTY_MS: the time budget of one property (fast-check's `interruptAfterTimeLimit`).
  * - FUZZ_STATS: a file to append one JSON line per property run to.
  * - FUZZ_REPLAY_SEED / FUZZ_REPLAY_PATH: replay one saved inline regression (`--replay`).
+ * - FC_NUM_RUNS: the runs of every property (test/support/num-runs.ts), the ones that name no
+ *   count of their own included.
  */
 import { appendFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { numRuns } from "../support/num-runs.js";
 import { onEveryRun, savingReporter, type RunInfo } from "./regressions.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
@@ -36,6 +39,8 @@ const replaySeed = process.env["FUZZ_REPLAY_SEED"];
 
 fc.configureGlobal({
   ...fc.readConfigureGlobal(),
+  // A property that names no count of its own runs fast-check's 100, or FC_NUM_RUNS when set.
+  numRuns: numRuns(100),
   ...(Number.isFinite(budget) && budget > 0 ? { interruptAfterTimeLimit: budget } : {}),
   ...(replaySeed !== undefined ? { seed: Number(replaySeed), path: process.env["FUZZ_REPLAY_PATH"] || undefined, endOnFailure: true } : {}),
   reporter: savingReporter(

@@ -294,7 +294,7 @@ function counts(absolutePath: string, name: string, kind: WalkKind, checkedAtOnc
  * `scanStrictJson`, one pass that checks the syntax and keeps the top-level keys without
  * building any value. Any other text (comments, trailing commas, syntax errors, nesting deeper
  * than `SCAN_DEPTH`) goes to jsonc-parser's lenient reader, which decides as before. A
- * property test (packages/cli/test/json-walk.test.ts) holds the two to the same answer.
+ * property test (packages/cli/test/json-walk.property.test.ts) holds the two to the same answer.
  */
 export function looksLikeDefinition(text: string): boolean {
   return opensWithDecidingKey(text) || decide(text, scanStrictJson(text));

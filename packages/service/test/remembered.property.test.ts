@@ -7,15 +7,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultCatalogue } from "@wfkit/core";
-import { DEFAULT_SEED, loadMocks, RUN_FILTERS, type WorkflowsService } from "../src/index.js";
+import { DEFAULT_SEED, loadMocks, RUN_FILTERS, type Seed, type WorkflowsService } from "../src/index.js";
 import { tableWritten } from "../src/store.js";
 import { example, harness } from "./helpers.js";
 import { numRuns } from "../../../test/support/num-runs.js";
 
 /** The default seed, with a colleague in the owner's organisation (who sees the owner's workflows) and a stranger (who does not). */
-const seed = {
+const seed: Seed = {
   ...DEFAULT_SEED,
-  accounts: [...DEFAULT_SEED.accounts, { id: "acct_other", plan: "professional", region: "eu", allowanceMinorUnits: 100 }],
+  accounts: [...DEFAULT_SEED.accounts, { id: "acct_other", plan: "professional", region: "eu", allowanceMinorUnits: 100 } as const],
   users: [...DEFAULT_SEED.users, { id: "usr_colleague", account: "acct_default", organisation: "org_default" }, { id: "usr_stranger", account: "acct_other" }],
 };
 const mocks = loadMocks({ delayMs: 10, cases: { broken: { parts: { pack: { "1": { failure: { code: "broken" } } } } } } }, "mocks", defaultCatalogue);

@@ -4,7 +4,7 @@
  * value the schema allows. A clean document gives `shape` and `unknown-field` nothing to say,
  * so they skip their costly passes (the all-errors schema validator, the field walk) for it;
  * anything not clean gets those passes in full. "Clean" may err only towards false: a test
- * asserts that a clean document passes the schema and has no unknown field (test/clean.test.ts),
+ * asserts that a clean document passes the schema and has no unknown field (test/clean.property.test.ts),
  * and another that each known field, with a value the schema accepts, is read as clean
  * (test/schema.test.ts), so the fields listed here stay those of the schema.
  *

@@ -36,7 +36,7 @@ export type Rule = { readonly meta: RuleMeta } & (
  * with a `terminal` object (`hasTerminal`), or those without one. The runner calls `part`
  * only on those: on a large graph, the calls themselves (one per rule and part node) are much
  * of the part rules' time. The rule still returns early on the others by itself, so that
- * calling it on any part node stays correct (test/parts-judged.test.ts holds it to that).
+ * calling it on any part node stays correct (test/parts-judged.property.test.ts holds it to that).
  */
 export type PartsJudged = "with-terminal" | "without-terminal";
 
