@@ -39,7 +39,7 @@ describe("test tiers", () => {
   it("keep what starts a process or a browser out of the unit tier, following test helpers", () => {
     // Spawns the built CLI directly.
     expect(byTier.built).toContain("packages/cli/test/cli.test.ts");
-    // Reaches child_process only through its helper (support/lsp-client.ts).
+    // Reaches child_process only through its helper (test/support/lsp-client.ts).
     expect(byTier.built).toContain("packages/language-server/test/lsp/features.test.ts");
     // Launches Chromium.
     expect(byTier.browser).toContain("packages/playground/test/playground.test.ts");

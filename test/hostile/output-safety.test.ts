@@ -9,7 +9,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decompile } from "../../packages/dsl/src/index.js";
 import { ensureBuilt, runCli, tempDir } from "./support.js";
-import type { RunResult } from "../../packages/cli/test/built-cli.js";
+import type { RunResult } from "../support/built-cli.js";
 
 beforeAll(() => ensureBuilt());
 

@@ -10,8 +10,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PROJECT_FILE_BYTES } from "@wfkit/project";
-import { bin, repoRoot } from "../../packages/cli/test/built-cli.js";
-import { LspTestClient } from "../../packages/language-server/test/support/lsp-client.js";
+import { bin, repoRoot } from "../support/built-cli.js";
+import { LspTestClient } from "../support/lsp-client.js";
 import { ensureBuilt, tempDir } from "./support.js";
 
 beforeAll(() => ensureBuilt());

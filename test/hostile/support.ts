@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, expect } from "vitest";
-import { runCli, type RunResult } from "../../packages/cli/test/built-cli.js";
+import { runCli, type RunResult } from "../support/built-cli.js";
 
-export { ensureBuilt, runCli } from "../../packages/cli/test/built-cli.js";
+export { ensureBuilt, runCli } from "../support/built-cli.js";
 
 /** A preload that reports, on exit, whether the process changed Object.prototype and friends. */
 export const pollutionProbe = path.join(import.meta.dirname, "pollution-probe.mjs");

@@ -1,13 +1,18 @@
-// The verdict classes of verdict.test.ts, judged by the language server over stdio: the editor
-// must report exactly what the built CLI reports (code, severity and place) for bodies that mix
-// the two forms, subjects pinned by a name, and the shapes that once cascaded into many faults.
+// The verdict classes of verdict.test.ts, judged by the editor's language service: it must
+// report exactly what `wfkit check --format json` reports (code, severity and place) for bodies
+// that mix the two forms, subjects pinned by a name, and the shapes that once cascaded into many
+// faults. Both in-process: the language service as the server runs it, the CLI's `main` on a
+// captured terminal. The end-to-end agreement (a real VS Code's Problems panel against the
+// built CLI) is test/vscode/real-vscode.test.ts's; verdict.test.ts runs these classes through
+// the built CLI.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LspTestClient } from "../../packages/language-server/test/support/lsp-client.js";
-import { checkFile, ensureBuilt } from "./support.js";
+import { main } from "../../packages/cli/src/main.js";
+import { createLanguageService } from "../../packages/language-server/src/index.js";
+import { captureIo } from "../support/captured-io.js";
 
 type Json = Record<string, unknown>;
 const trigger = { id: "start", kind: "trigger", trigger: { kind: "on_demand" } };
@@ -37,28 +42,29 @@ const byPlace = (a: Place, b: Place) => a[2] - b[2] || a[3] - b[3] || a[0].local
 
 describe("the editor's verdict on the verdict classes is the CLI's", () => {
   let dir: string;
-  let client: LspTestClient;
-  beforeAll(async () => {
-    ensureBuilt();
-    // One directory for the whole file (support's tempDir is removed after each test).
+  const service = createLanguageService({});
+  beforeAll(() => {
+    // One directory for the whole file.
     dir = mkdtempSync(path.join(os.tmpdir(), "wfkit-verdict-editor-"));
     mkdirSync(path.join(dir, "flows"));
     for (const [name, text] of CASES) writeFileSync(path.join(dir, "flows", name), text);
-    client = await LspTestClient.start({ rootUri: pathToFileURL(dir).href });
   });
   afterAll(() => {
-    client?.kill();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it.each(CASES)("%s", async (name, text) => {
-    const cli = checkFile(path.join(dir, "flows"), name);
-    expect(cli.faults.length).toBeGreaterThan(0);
-    const expected = cli.faults.map((fault): Place => [fault.code, fault.severity, fault.range.start.line - 1, fault.range.start.column - 1]).sort(byPlace);
+    const io = captureIo(path.join(dir, "flows"));
+    const status = await main(["check", name, "--format", "json"], io);
+    expect([0, 1], io.err()).toContain(status);
+    const report = JSON.parse(io.out()) as { files: { faults: { code: string; severity: string; range: { start: { line: number; column: number } } }[] }[] };
+    expect(report.files).toHaveLength(1);
+    const cli = report.files[0]!.faults;
+    expect(cli.length).toBeGreaterThan(0);
+    const expected = cli.map((fault): Place => [fault.code, fault.severity, fault.range.start.line - 1, fault.range.start.column - 1]).sort(byPlace);
     const uri = pathToFileURL(path.join(dir, "flows", name)).href;
-    await client.open(uri, text, name.endsWith(".wf") ? "wf" : "json");
-    const { diagnostics } = await client.diagnostics(uri, 1);
-    const editor = diagnostics.map((d): Place => [String(d.code), d.severity === 1 ? "error" : "warning", d.range.start.line, d.range.start.character]).sort(byPlace);
+    const document = service.createDocument({ uri, language: name.endsWith(".wf") ? "wf" : "json", version: 1, text });
+    const editor = service.doValidation(document).map((d): Place => [d.code, d.severity, d.range.start.line, d.range.start.character]).sort(byPlace);
     expect(editor).toEqual(expected);
   });
 });

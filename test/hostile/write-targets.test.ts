@@ -9,7 +9,7 @@ import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, s
 import net from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bin } from "../../packages/cli/test/built-cli.js";
+import { bin } from "../support/built-cli.js";
 import { ensureBuilt, runCli, tempDir } from "./support.js";
 
 beforeAll(() => ensureBuilt());

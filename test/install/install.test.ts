@@ -30,7 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LspTestClient } from "../../packages/language-server/test/support/lsp-client.js";
+import { LspTestClient } from "../support/lsp-client.js";
 import { ensureCommands } from "../support/debian.js";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bin, ensureBuilt, fixtures } from "../../packages/cli/test/built-cli.js";
+import { bin, ensureBuilt, fixtures } from "../support/built-cli.js";
 import { sarifValidator } from "../support/sarif-schema.js";
 
 let work: string;

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { LspTestClient } from "../../packages/language-server/test/support/lsp-client.js";
+import { LspTestClient } from "../support/lsp-client.js";
 
 const WFKIT = fileURLToPath(new URL("../../packages/cli/bin/wfkit.cjs", import.meta.url));
 

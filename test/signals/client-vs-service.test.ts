@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JITTER_MS, SignalsClient, SignalsRequestError, type AiWait, type FetchLike } from "@wfkit/client";
-import { serve, type Served } from "../../packages/service/test/serve-process.js";
+import { serve, type Served } from "../support/serve-process.js";
 
 const WINDOW_MS = 2_000;
 /** Timers may fire up to a millisecond early against `Date.now`'s rounding. */

@@ -2,7 +2,7 @@ import { chmodSync, readdirSync, readFileSync, statSync, utimesSync } from "node
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../src/atomic-write.js";
-import { tempTree } from "./helpers.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 describe("writeFileAtomic", () => {
   it("creates a new file", async () => {

@@ -8,8 +8,8 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { sarifValidator } from "../../../test/support/sarif-schema.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bin, ensureBuilt, fixtures, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { bin, ensureBuilt, fixtures, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 beforeAll(() => ensureBuilt());
 

@@ -8,7 +8,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bin, ensureBuilt, fixtures, runCli } from "./built-cli.js";
+import { bin, ensureBuilt, fixtures, runCli } from "../../../test/support/built-cli.js";
 
 beforeAll(() => ensureBuilt());
 

@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { ensureBuilt, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 // `terminal.future` is a part a newer service catalogue might offer; the local one does not.
 const SOURCE = `workflow "w"\ntrigger start on_demand\npart next = terminal.future@1\ndestination inbox standalone\nstart -> next -> inbox\n`;

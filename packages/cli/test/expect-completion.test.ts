@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMON_FLAGS } from "../src/args.js";
 import { choicesOf, commandModel } from "../src/commands/completion.js";
 import { COMMANDS } from "../src/main.js";
-import { ensureBuilt, runCli } from "./built-cli.js";
+import { ensureBuilt, runCli } from "../../../test/support/built-cli.js";
 import { ensureCommands } from "../../../test/support/debian.js";
 
 const scripts: Record<string, string> = {};

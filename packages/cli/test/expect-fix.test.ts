@@ -9,8 +9,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliRoot, ensureBuilt, fixtures, repoRoot, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { cliRoot, ensureBuilt, fixtures, repoRoot, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const goldenDir = path.join(cliRoot, "test", "golden", "fix");
 const update = process.env.UPDATE_GOLDEN === "1";

@@ -7,8 +7,8 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { ensureBuilt, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 beforeAll(() => ensureBuilt());
 

@@ -14,10 +14,10 @@
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serve, type Served } from "../../service/test/serve-process.js";
+import { serve, type Served } from "../../../test/support/serve-process.js";
 import { changeCount, planChanges, renderChanges } from "../src/deploy-plan.js";
-import { ensureBuilt, fixtures, repoRoot, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { ensureBuilt, fixtures, repoRoot, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const GROCERS = readFileSync(path.join(repoRoot, "examples", "grocer-compare.wf"), "utf8");
 /** grocer-compare with the gate gone, a part added, an edge rewired and a subject's label changed. */

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CliError } from "../src/errors.js";
 import { collectFiles, languageOf, looksLikeDefinition } from "../src/files.js";
-import { tempTree } from "./helpers.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const definition = '{"schemaVersion": 1, "nodes": [], "edges": []}';
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliRoot, ensureBuilt, fixtures, repoRoot, runCli, type RunOptions } from "./built-cli.js";
+import { cliRoot, ensureBuilt, fixtures, repoRoot, runCli, type RunOptions } from "../../../test/support/built-cli.js";
 
 const goldenDir = path.join(cliRoot, "test", "golden");
 const update = process.env.UPDATE_GOLDEN === "1";

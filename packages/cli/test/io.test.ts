@@ -11,7 +11,7 @@ import path from "node:path";
 import { syntheticSource } from "@wfkit/dsl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { descriptorOutput } from "../src/io.js";
-import { bin, ensureBuilt } from "./built-cli.js";
+import { bin, ensureBuilt } from "../../../test/support/built-cli.js";
 
 function errno(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(code), { code });

@@ -15,7 +15,7 @@ import { bodyKindOf } from "@wfkit/core";
 import { analyzeSource } from "@wfkit/dsl";
 import { collectFiles, KEPT_TEXT_BUDGET, looksLikeDefinition, SCAN_DEPTH, scanStrictJson } from "../src/files.js";
 import { checkJob, runCheckJob } from "../src/check-jobs.js";
-import { tempTree } from "./helpers.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 /** The decision as it was before the scan (files.ts at 15309af), verbatim: the oracle. */
 function oldLooksLikeDefinition(text: string): boolean {

@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync,
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliRoot, ensureBuilt } from "./built-cli.js";
+import { cliRoot, ensureBuilt } from "../../../test/support/built-cli.js";
 
 let dir: string;
 let cache: string;

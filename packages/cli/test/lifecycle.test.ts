@@ -8,9 +8,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, connect as tcpConnect, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { http, serve, type Served } from "../../service/test/serve-process.js";
-import { bin, ensureBuilt, repoRoot, runCli, type RunResult } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { http, serve, type Served } from "../../../test/support/serve-process.js";
+import { bin, ensureBuilt, repoRoot, runCli, type RunResult } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const MOCKS = { delayMs: 20, cases: { default: { parts: { "terminal.compare": { "1": { belowFloor: { "terminal.result": { score: 0.2 } } } } } } } };
 const GROCERS = readFileSync(path.join(repoRoot, "examples", "grocer-compare.wf"), "utf8");

@@ -18,8 +18,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { blockChart, sparkline } from "../src/terminal-chart.js";
 import { sarifValidator } from "../../../test/support/sarif-schema.js";
-import { ensureBuilt, repoRoot, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { ensureBuilt, repoRoot, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 beforeAll(() => ensureBuilt());
 

@@ -11,8 +11,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { sarifValidator } from "../../../test/support/sarif-schema.js";
-import { bin, ensureBuilt, repoRoot } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { bin, ensureBuilt, repoRoot } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 beforeAll(() => ensureBuilt());
 

@@ -20,9 +20,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { http, serve, type Served } from "../../service/test/serve-process.js";
-import { bin, ensureBuilt, repoRoot, runCli, type RunResult } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { http, serve, type Served } from "../../../test/support/serve-process.js";
+import { bin, ensureBuilt, repoRoot, runCli, type RunResult } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 import { ensureCommands } from "../../../test/support/debian.js";
 
 const GROCERS = readFileSync(path.join(repoRoot, "examples", "grocer-compare.wf"), "utf8");

@@ -7,7 +7,7 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servePlayground, type ServedPlayground } from "../../playground/scripts/browser.mjs";
-import { ensureBuilt, runCli } from "./built-cli.js";
+import { ensureBuilt, runCli } from "../../../test/support/built-cli.js";
 
 let served: ServedPlayground;
 

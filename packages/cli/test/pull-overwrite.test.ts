@@ -11,8 +11,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultCatalogue } from "@wfkit/core";
-import { bin, ensureBuilt, type RunResult } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { bin, ensureBuilt, type RunResult } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const TEMPLATE_DEFINITION = JSON.parse(readFileSync(path.join(__dirname, "../../../examples/grocer-compare.json"), "utf8")) as unknown;
 const GOOD_TEMPLATES = [{ id: "grocers", name: "Grocers", description: "Compare grocers", definition: TEMPLATE_DEFINITION }];

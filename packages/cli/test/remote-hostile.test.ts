@@ -11,9 +11,9 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closedPort, json, startHostileServer, stream, type HostileServer, type Logged } from "../../client/test/hostile-server.js";
-import { bin, ensureBuilt, fixtures, repoRoot, runCli } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { closedPort, json, startHostileServer, stream, type HostileServer, type Logged } from "../../../test/support/hostile-server.js";
+import { bin, ensureBuilt, fixtures, repoRoot, runCli } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const SECRET = "wfk_secret_0123456789abcdef";
 const JWT = "jwt-secret-abcdef";

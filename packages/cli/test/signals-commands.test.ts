@@ -13,8 +13,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Clock, signalsErrors, SIGNALS_BASE_PATH, startServer, type RunningServer } from "../../service/src/index.js";
 import * as sample from "../../service/src/signals/sample.js";
 import { recordingProxy, type RecordingProxy } from "../../../test/support/recording-proxy.js";
-import { bin, ensureBuilt, fixtures, runCli, type RunResult } from "./built-cli.js";
-import { tempTree } from "./helpers.js";
+import { bin, ensureBuilt, fixtures, runCli, type RunResult } from "../../../test/support/built-cli.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 let server: RunningServer;
 /** In front of the service: what the CLI sends passes through it and is logged. */

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sarifValidator } from "../../../test/support/sarif-schema.js";
-import { ensureBuilt, fixtures, runCli } from "./built-cli.js";
+import { ensureBuilt, fixtures, runCli } from "../../../test/support/built-cli.js";
 
 beforeAll(() => ensureBuilt());
 

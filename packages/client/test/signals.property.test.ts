@@ -26,7 +26,7 @@ import {
   type SignalsRequestCode,
   type Timing,
 } from "../src/index.js";
-import { closedPort } from "./hostile-server.js";
+import { closedPort } from "../../../test/support/hostile-server.js";
 import { recordingFetch, type FailReads, type RecordedRequest } from "../../../test/support/recording-fetch.js";
 import { numRuns } from "../../../test/support/num-runs.js";
 

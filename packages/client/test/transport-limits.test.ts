@@ -17,7 +17,7 @@ import {
   WorkflowsClient,
   WorkflowsProtocolError,
 } from "../src/index.js";
-import { json, startHostileServer, stream, type HostileServer } from "./hostile-server.js";
+import { json, startHostileServer, stream, type HostileServer } from "../../../test/support/hostile-server.js";
 
 const MiB = 1024 * 1024;
 const RETRY = { baseDelayMs: 1, maxDelayMs: 5, budgetMs: 2_000, maxAttempts: 3 };

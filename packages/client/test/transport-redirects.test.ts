@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_REDIRECTS, SignalsClient, SignalsProtocolError, WorkflowsClient, WorkflowsProtocolError } from "../src/index.js";
-import { json, startHostileServer, type HostileServer } from "./hostile-server.js";
+import { json, startHostileServer, type HostileServer } from "../../../test/support/hostile-server.js";
 
 const SECRET = "wfk_secret_0123456789";
 const JWT = "jwt-secret-abcdef";

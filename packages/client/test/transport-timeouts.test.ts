@@ -16,7 +16,7 @@ import {
   type RetryNotice,
   type RetryPolicy,
 } from "../src/index.js";
-import { closedPort, json, startHostileServer, type HostileServer } from "./hostile-server.js";
+import { closedPort, json, startHostileServer, type HostileServer } from "../../../test/support/hostile-server.js";
 
 const SECRET = "wfk_secret_0123456789";
 const JWT = "jwt-secret-abcdef";

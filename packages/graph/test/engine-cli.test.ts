@@ -11,7 +11,7 @@ import { defaultCatalogue } from "@wfkit/core";
 import { analyzeSource } from "@wfkit/dsl";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GRAPH_SHAPES } from "../../../bench/graph-shapes.mjs";
-import { cliRoot, ensureBuilt } from "../../cli/test/built-cli.js";
+import { cliRoot, ensureBuilt } from "../../../test/support/built-cli.js";
 import { graphModelOf, renderSvg } from "../src/index.js";
 
 const bundleDir = path.join(cliRoot, "dist", "bundle");

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { adoptPrestartedChecker, CHECKER_BUNDLE, prestartChecker } from "../src/server/checker-loader.js";
 import { CHECK_HERE_WHILE_STARTING } from "../src/server/server.js";
-import { LspTestClient } from "./support/lsp-client.js";
+import { LspTestClient } from "../../../test/support/lsp-client.js";
 import { VALID_WF } from "./support/fixtures.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "wfkit-first-open-"));

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shareFragment } from "../src/share.js";
-import { ensureBuilt } from "../../cli/test/built-cli.js";
+import { ensureBuilt } from "../../../test/support/built-cli.js";
 import { launchChromium, servePlayground, type Browser, type ServedPlayground } from "../scripts/browser.mjs";
 
 const example = (name: string) => readFileSync(fileURLToPath(new URL(`../../../examples/${name}.wf`, import.meta.url)), "utf8");

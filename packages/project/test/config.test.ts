@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { configFromText, describeFileProblem, ProjectError, ProjectResolver } from "../src/index.js";
-import { tempTree } from "../../cli/test/helpers.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 const parse = (text: string) => configFromText(text, "/project/wfkit.config.json");
 const failure = (text: string) => {

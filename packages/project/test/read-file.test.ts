@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readRegularFile } from "../src/read-file.js";
-import { tempTree } from "../../cli/test/helpers.js";
+import { tempTree } from "../../../test/support/temp-tree.js";
 
 describe("readRegularFile", () => {
   it("reads a regular file whole, without its byte order mark", () => {

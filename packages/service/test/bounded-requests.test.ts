@@ -7,10 +7,10 @@ import { request } from "node:http";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@wfkit/core";
-import { ensureBuilt } from "../../cli/test/built-cli.js";
+import { ensureBuilt } from "../../../test/support/built-cli.js";
 import { LIMITS } from "../src/policy.js";
 import { example, harness } from "./helpers.js";
-import { serve, type Served } from "./serve-process.js";
+import { serve, type Served } from "../../../test/support/serve-process.js";
 
 /** `{"a":{"a":...1...}}` nested `depth` levels, mixing arrays and objects when `arrays`. */
 function nested(depth: number, arrays = false): string {

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../../cli/test/built-cli.js";
+import { ensureBuilt } from "../../../test/support/built-cli.js";
 import { createWorkflow, knows, launch, SEED, start, type Started } from "./durability-process.js";
 
 let directory: string;

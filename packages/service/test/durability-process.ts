@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { bin } from "../../cli/test/built-cli.js";
+import { bin } from "../../../test/support/built-cli.js";
 
 export const V1 = "/api/v1/workflows";
 export const secret = (name: string) => `${name}secret0123456789`;

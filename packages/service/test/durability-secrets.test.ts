@@ -14,7 +14,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import initSqlJs from "sql.js/dist/sql-wasm-inline.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliRoot, ensureBuilt } from "../../cli/test/built-cli.js";
+import { cliRoot, ensureBuilt } from "../../../test/support/built-cli.js";
 import { Authenticator } from "../src/auth.js";
 import { Clock } from "../src/clock.js";
 import { MIGRATIONS } from "../src/migrations.js";

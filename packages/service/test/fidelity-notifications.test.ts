@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listNotifications, SignalsApiError, SignalsNetworkError, WorkflowsApiError } from "@wfkit/client";
 import { runAlerts } from "../../cli/src/commands/alerts.js";
-import { captureIo } from "../../cli/test/helpers.js";
+import { captureIo } from "../../../test/support/captured-io.js";
 import { DAY_MS, fidelityServer, type FidelityServer } from "./fidelity-server.js";
 
 let api: FidelityServer;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { CodeLens, Diagnostic } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { VALID_WF, positionOf } from "../support/fixtures.js";
 
 let client: LspTestClient | undefined;

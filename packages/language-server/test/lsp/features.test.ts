@@ -18,7 +18,7 @@ import type {
   TextEdit,
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { VALID_WF, applyTextEdits, positionOf, textOf } from "../support/fixtures.js";
 
 let client: LspTestClient;

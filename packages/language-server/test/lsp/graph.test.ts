@@ -3,7 +3,7 @@
  * server: the drawing of the current version with its faults, and each node's declaration.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { VALID_WF, positionOf, textOf } from "../support/fixtures.js";
 
 let client: LspTestClient | undefined;

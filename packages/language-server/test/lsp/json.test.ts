@@ -1,7 +1,7 @@
 /** Definition JSON documents: diagnostics (placed on the JSON text) and hover, over stdio. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hover } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { positionOf, textOf } from "../support/fixtures.js";
 
 const DEFINITION = `{

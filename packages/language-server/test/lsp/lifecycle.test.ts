@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TextDocumentSyncKind } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { VALID_WF, positionOf } from "../support/fixtures.js";
 
 const URI = "file:///work/grocers.wf";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { DocumentSymbol } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { VALID_WF } from "../support/fixtures.js";
 
 /** A valid workflow of about `nodes` nodes. */

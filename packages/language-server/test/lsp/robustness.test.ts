@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompletionList, Diagnostic, DocumentSymbol, Hover, TextEdit } from "vscode-languageserver-protocol";
 import { MAX_JSON_DEPTH } from "@wfkit/dsl";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { VALID_WF, positionOf } from "../support/fixtures.js";
 
 const INVALID_PARAMS = -32602;

@@ -12,9 +12,9 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-protocol";
-import { ensureBuilt } from "../../../cli/test/built-cli.js";
-import { serve, type Served } from "../../../service/test/serve-process.js";
-import { LspTestClient, type StartOptions } from "../support/lsp-client.js";
+import { ensureBuilt } from "../../../../test/support/built-cli.js";
+import { serve, type Served } from "../../../../test/support/serve-process.js";
+import { LspTestClient, type StartOptions } from "../../../../test/support/lsp-client.js";
 import { applyTextEdits } from "../support/fixtures.js";
 
 const COMMAND = "wfkit.pinSubjectRemote";

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileChangeType } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 
 const USES_CUSTOM_PART = "trigger start on_demand\npart step = custom.step@1\ndestination inbox standalone\nstart -> step -> inbox\n";
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompletionList, Hover } from "vscode-languageserver-protocol";
 import { ALERT_TYPES, CONDITIONS_BY_TYPE, GEOGRAPHIES } from "@wfkit/core";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { positionOf, textOf } from "../support/fixtures.js";
 
 const ALERT = `{

@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { analyzeSource } from "@wfkit/dsl";
 import type { TextDocumentContentChangeEvent } from "vscode-languageserver-protocol";
-import { LspTestClient } from "../support/lsp-client.js";
+import { LspTestClient } from "../../../../test/support/lsp-client.js";
 import { applyEdit, outsideLineBreaks, prng, randomEdit, SAMPLE_WF } from "../support/random-edits.js";
 import { LineMap } from "../../src/service/text.js";
 

@@ -28,7 +28,7 @@ import {
   type ShowMessageRequestParams,
 } from "vscode-languageserver-protocol/node";
 
-export const SERVER_PATH = fileURLToPath(new URL("../../dist/server.mjs", import.meta.url));
+export const SERVER_PATH = fileURLToPath(new URL("../../packages/language-server/dist/server.mjs", import.meta.url));
 
 export interface PublishedDiagnostics {
   uri: string;

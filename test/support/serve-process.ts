@@ -1,7 +1,7 @@
 /** `wfkit serve` (the built CLI) as a child process on a free loopback port, for tests and the bench. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createInterface } from "node:readline";
-import { bin } from "../../cli/test/built-cli.js";
+import { bin } from "./built-cli.js";
 
 export interface Served {
   baseUrl: string;

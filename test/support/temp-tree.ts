@@ -1,9 +1,8 @@
-/** Shared test helpers: temporary directory trees and in-process I/O. */
+/** Temporary directory trees for tests, removed after each test. */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach } from "vitest";
-import type { Io } from "../src/io.js";
 
 const made: string[] = [];
 afterEach(() => {
@@ -20,23 +19,4 @@ export function tempTree(files: Record<string, string> = {}): string {
     writeFileSync(target, content);
   }
   return root;
-}
-
-export interface CapturedIo extends Io {
-  out: () => string;
-  err: () => string;
-}
-
-export function captureIo(cwd: string, options: { env?: Record<string, string>; stdin?: string; tty?: boolean } = {}): CapturedIo {
-  let out = "";
-  let err = "";
-  return {
-    stdout: { write: (text) => void (out += text), isTTY: options.tty ?? false },
-    stderr: { write: (text) => void (err += text), isTTY: options.tty ?? false },
-    cwd,
-    env: options.env ?? {},
-    readStdin: async () => options.stdin ?? "",
-    out: () => out,
-    err: () => err,
-  };
 }

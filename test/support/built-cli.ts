@@ -8,7 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync, unli
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const cliRoot = fileURLToPath(new URL("..", import.meta.url));
+export const cliRoot = fileURLToPath(new URL("../../packages/cli/", import.meta.url));
 export const repoRoot = path.resolve(cliRoot, "../..");
 export const bin = path.join(cliRoot, "bin", "wfkit.cjs");
 export const fixtures = path.join(cliRoot, "test", "fixtures");
