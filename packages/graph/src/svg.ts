@@ -8,7 +8,7 @@
  * loading it (decompressing and compiling the WebAssembly) costs more than laying out a
  * small graph, and the editor preview and the playground draw again on every edit.
  *
- * Why an engine used to be loaded afresh for each layout, and what makes reuse safe: Graphviz
+ * What makes reusing an engine safe: Graphviz
  * keeps part of its call stack in the WebAssembly memory (emscripten's stack, of fixed size,
  * below which lie Graphviz's static data), with no check against overflowing it. A layout
  * that recurses deeply enough with locals there (212 nested clusters do it) writes over that

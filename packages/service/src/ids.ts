@@ -1,8 +1,9 @@
 /**
  * The ids the service hands out (`run_…`, `wf_…`, `alert_…`): a prefix and 16 hex digits from
  * the system's random source. They name things, they do not grant access (every read checks
- * the caller), so they come from a pool filled 4 KB at a time: one `randomBytes` call per id
- * cost a run start more than its SQL statements' bindings.
+ * the caller), so they come from a pool filled 4 KB at a time: a call into the system's
+ * random source per id would cost a run start more than binding its SQL statements does
+ * (docs/performance.md, the service's second round).
  */
 import { randomFillSync } from "node:crypto";
 

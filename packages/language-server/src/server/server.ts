@@ -35,9 +35,9 @@ const MAX_CHECKER_RESTARTS = 3;
  * that is to be checked while the checker thread is still starting is checked on this thread
  * at once, and by the thread as well once it is up (the same verdict, published once). An
  * editor opens its first file right after `initialize`, when the thread has loaded at most part
- * of its bundle: a 50-node file's first diagnostics took 58-75 ms waiting for it, about 18 ms
- * checked here (docs/performance.md, "The first open"). Longer documents wait for the thread,
- * as a check of them here would hold up the connection.
+ * of its bundle, and a small file is checked here sooner than the thread can be ready
+ * (docs/performance.md, "The first open", has the figures). Longer documents wait for the
+ * thread, as a check of them here would hold up the connection.
  */
 export const CHECK_HERE_WHILE_STARTING = 32 * 1024;
 
