@@ -259,6 +259,9 @@ export class Store {
    * not be changed by whoever receives it. A thrown refusal is not kept.
    */
   remembered<T>(key: string, tables: readonly string[], compute: () => T): T {
+    // Inside a transaction that has written one of the tables, what is kept is older than what
+    // the transaction sees, and what it sees may yet be rolled back: read afresh, keep nothing.
+    if (this.written.size && (this.written.has("*") || tables.some((table) => this.written.has(table)))) return compute();
     let stamp = String(this.everything);
     for (const table of tables) stamp += ` ${this.tableChanges.get(table) ?? 0}`;
     const kept = this.answers.get(key);

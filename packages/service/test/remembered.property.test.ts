@@ -114,3 +114,35 @@ describe("remembered answers", () => {
     );
   });
 });
+
+describe("remembered answers inside a transaction", () => {
+  it("are read afresh once the transaction has written a table they name, and what it saw is not kept after a rollback", async () => {
+    const { service } = await harness();
+    const { store } = service;
+    let computed = 0;
+    const count = () =>
+      store.remembered("workflow count", ["workflows"], () => {
+        computed++;
+        return Number(store.get("SELECT count(*) AS n FROM workflows")!.n);
+      });
+    const insert = (id: string) => store.run("INSERT INTO workflows (id, name, owner_user_id, created_at) VALUES (?, 'x', 'usr_owner', 0)", [id]);
+    expect(count()).toBe(0);
+    expect(count()).toBe(0);
+    expect(computed).toBe(1);
+    store.transaction(() => {
+      expect(count()).toBe(0); // nothing written yet: the kept answer holds
+      insert("wf_one");
+      expect(count()).toBe(1);
+    });
+    expect(count()).toBe(1);
+    expect(() =>
+      store.transaction(() => {
+        insert("wf_two");
+        expect(count()).toBe(2);
+        throw new Error("rolled back");
+      }),
+    ).toThrow("rolled back");
+    expect(count()).toBe(1);
+    service.close();
+  });
+});
