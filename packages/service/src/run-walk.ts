@@ -38,9 +38,46 @@ export class RunWalk {
     }
   }
 
+  /** Runs started since the walk last took first steps. */
+  private starting: string[] = [];
+
   /** A new run's walk, from its first node, once the current request is answered. */
   begin(runId: string): void {
-    this.clock.schedule(0, () => this.advance(runId, 0));
+    this.starting.push(runId);
+    this.clock.schedule(0, () => this.beginStarted());
+  }
+
+  /**
+   * The first steps of every run started since the last call, in one transaction (runs started
+   * together under load share its cost). Should that fail, each run is stepped on its own, so
+   * that one run's failure stops only that run.
+   */
+  private beginStarted(): void {
+    if (!this.starting.length) return;
+    const runIds = this.starting;
+    this.starting = [];
+    try {
+      this.store.transaction(() => {
+        for (const runId of runIds) this.firstStep(runId);
+      });
+    } catch {
+      const failures: unknown[] = [];
+      for (const runId of runIds) {
+        try {
+          this.store.transaction(() => this.firstStep(runId));
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+      if (failures.length === 1) throw failures[0];
+      if (failures.length) throw new AggregateError(failures, `the first steps of ${failures.length} runs failed`);
+    }
+  }
+
+  /** Inside a transaction: a run's first step, unless it was cancelled (or reset away) before it. */
+  private firstStep(runId: string): void {
+    const run = this.openRun(runId);
+    if (run && (run.state === "queued" || run.state === "running")) this.step(run, 0, this.clock.now());
   }
 
   plan(run: RunRow): VersionPlan {
