@@ -14,6 +14,7 @@ import type { Worker } from "node:worker_threads";
 import { adoptPrestartedChecker, CHECKER_BUNDLE, prestartChecker } from "../src/server/checker-loader.js";
 import { CHECK_HERE_WHILE_STARTING } from "../src/server/server.js";
 import { LspTestClient } from "../../../test/support/lsp-client.js";
+import { launcherWithFakeChecker } from "./support/fake-checker.js";
 import { VALID_WF } from "./support/fixtures.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "wfkit-first-open-"));
@@ -34,28 +35,14 @@ const large = `${"# padding to make the document large\n".repeat(Math.ceil((CHEC
  * check only with a made-up diagnostic, so that a published verdict says where it came from.
  */
 function launcherWithSilentThread(): string {
-  const serverIndex = pathToFileURL(fileURLToPath(new URL("../dist/index.js", import.meta.url))).href;
-  const languageServer = fileURLToPath(new URL("../package.json", import.meta.url));
-  const launcher = path.join(dir, "silent-thread.mjs");
   const fromThread = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, severity: "error", code: "from-thread", message: "checked by the thread", source: "wfkit", related: [] };
-  writeFileSync(
-    launcher,
-    [
-      'import { createRequire } from "node:module";',
-      'import { isMainThread, parentPort } from "node:worker_threads";',
-      `const lsp = createRequire(${JSON.stringify(languageServer)})("vscode-languageserver/node");`,
-      `const { listen } = await import(${JSON.stringify(serverIndex)});`,
-      "if (isMainThread) listen(lsp.createConnection(process.stdin, process.stdout), { checker: { module: new URL(import.meta.url) } });",
-      "else {",
-      "  const versions = new Map();",
-      '  parentPort.on("message", (message) => {',
-      '    if (message.type === "open") versions.set(message.uri, message.version);',
-      `    if (message.type === "check") parentPort.postMessage({ type: "result", uri: message.uri, version: versions.get(message.uri), diagnostics: [${JSON.stringify(fromThread)}], summary: { errors: 1, warnings: 0, costMinorUnits: undefined }, durationMs: 1, read: { ms: 1, incremental: false } });`,
-      "  });",
-      "}",
-    ].join("\n"),
-  );
-  return launcher;
+  return launcherWithFakeChecker(dir, "silent-thread.mjs", [
+    "const versions = new Map();",
+    'parentPort.on("message", (message) => {',
+    '  if (message.type === "open") versions.set(message.uri, message.version);',
+    `  if (message.type === "check") parentPort.postMessage({ type: "result", uri: message.uri, version: versions.get(message.uri), diagnostics: [${JSON.stringify(fromThread)}], summary: { errors: 1, warnings: 0, costMinorUnits: undefined }, durationMs: 1, read: { ms: 1, incremental: false } });`,
+    "});",
+  ]);
 }
 
 describe("a document opened while the checker thread starts", () => {

@@ -3,14 +3,14 @@
  * messages, malformed edits, a checker thread that stops, and a document that takes long to
  * read, all over real JSON-RPC on stdio against the built server.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CompletionList, Diagnostic, DocumentSymbol, Hover, TextEdit } from "vscode-languageserver-protocol";
 import { MAX_JSON_DEPTH } from "@wfkit/dsl";
 import { LspTestClient } from "../../../../test/support/lsp-client.js";
+import { launcherWithFakeChecker } from "../support/fake-checker.js";
 import { VALID_WF, positionOf } from "../support/fixtures.js";
 
 const INVALID_PARAMS = -32602;
@@ -175,20 +175,7 @@ describe("a checker thread that stops", () => {
   it("is replaced (three times), then checks run in-process: diagnostics still come and requests are answered", async () => {
     // A server whose checker thread exits whenever it is asked to check `crash.wf`.
     const dir = mkdtempSync(path.join(tmpdir(), "wfkit-lsp-crash-"));
-    const serverIndex = pathToFileURL(fileURLToPath(new URL("../../dist/index.js", import.meta.url))).href;
-    const languageServer = fileURLToPath(new URL("../../package.json", import.meta.url));
-    const launcher = path.join(dir, "launcher.mjs");
-    writeFileSync(
-      launcher,
-      [
-        'import { createRequire } from "node:module";',
-        'import { isMainThread, parentPort } from "node:worker_threads";',
-        `const lsp = createRequire(${JSON.stringify(languageServer)})("vscode-languageserver/node");`,
-        `const { listen } = await import(${JSON.stringify(serverIndex)});`,
-        "if (isMainThread) listen(lsp.createConnection(process.stdin, process.stdout), { checker: { module: new URL(import.meta.url) } });",
-        'else parentPort.on("message", (message) => { if (message.type === "check" && message.uri.endsWith("crash.wf")) process.exit(3); });',
-      ].join("\n"),
-    );
+    const launcher = launcherWithFakeChecker(dir, "launcher.mjs", ['parentPort.on("message", (message) => { if (message.type === "check" && message.uri.endsWith("crash.wf")) process.exit(3); });']);
     client = await LspTestClient.start({ command: { path: launcher, args: [] } });
     const uri = "file:///work/crash.wf";
     const broken = VALID_WF.replace("pack@1", "pakc@1");
