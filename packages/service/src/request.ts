@@ -83,7 +83,14 @@ async function readText(c: Context): Promise<string> {
   // On a port, Node's own request: read with its events (a web stream over it costs more than
   // most routes' work). In-process (`app.request`), the web Request's stream.
   const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-  const bytes = incoming instanceof Readable && !incoming.readableDidRead ? await readIncoming(incoming, LIMITS.bodyBytes) : await readBounded(c.req.raw.body, LIMITS.bodyBytes);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = incoming instanceof Readable && !incoming.readableDidRead ? await readIncoming(incoming, LIMITS.bodyBytes) : await readBounded(c.req.raw.body, LIMITS.bodyBytes);
+  } catch {
+    // The sender went away (or the connection broke) mid-body: its mistake or its network's,
+    // not the service's, so a 400 (which it will not read) and nothing logged as internal.
+    throw errors.badRequest("the body ended before it was complete: the connection closed while it was being sent; send the whole body again");
+  }
   if (bytes === undefined) throw errors.bodyTooLarge(LIMITS.bodyBytes);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

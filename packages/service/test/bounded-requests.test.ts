@@ -4,6 +4,7 @@
  * it recursively. Never a 500, whatever the route.
  */
 import { request } from "node:http";
+import { connect } from "node:net";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "@wfkit/core";
@@ -143,5 +144,33 @@ describe("request bodies over the limit, through the real process", () => {
     // The service still answers.
     const alive = await fetch(served.baseUrl + "/api/v1/workflows/catalogue/parts", { headers: { Authorization: `Bearer ${served.keys.read}` } });
     expect(alive.status).toBe(200);
+  });
+
+  it("shrugs off senders that die half-way through their bodies: nothing logged as internal, and it goes on answering", async () => {
+    const url = new URL(served.baseUrl);
+    const half = (path: string, credential: Record<string, string>) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => {
+          const head = [`POST ${path} HTTP/1.1`, `Host: ${url.host}`, "Content-Type: application/json", "Content-Length: 4000", ...Object.entries(credential).map(([name, value]) => `${name}: ${value}`), "", ""].join("\r\n");
+          socket.write(head + '{"definition": {"schemaVersion": 1, "nodes": [');
+          // Long enough for the service to be reading the body, then the sender is gone.
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on("close", () => resolve());
+        socket.on("error", () => undefined);
+      });
+    await Promise.all([
+      half("/api/v1/workflows/catalogue/validate-definition", { Authorization: `Bearer ${served.keys.write}` }),
+      half("/signals/api/alerts", { "X-Alert-Token": served.keys.alertToken! }),
+      half("/api/v1/workflows/catalogue/resolve-subjects", { Authorization: `Bearer ${served.keys.write}` }),
+    ]);
+    const alive = await fetch(served.baseUrl + "/api/v1/workflows/catalogue/validate-definition", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${served.keys.write}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ definition: example("grocer-compare") }),
+    });
+    expect(alive.status).toBe(200);
+    expect(((await alive.json()) as { ok: boolean }).ok).toBe(true);
+    expect(served.stderr()).not.toMatch(/internal error|\n\s+at /);
   });
 });
