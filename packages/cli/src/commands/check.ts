@@ -1,9 +1,10 @@
 /** `wfkit check`: the linter. */
 import path from "node:path";
-import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
+import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, type ParsedArgs, stringFlag, stringsFlag } from "../args.js";
 import { checkSpec } from "./specs.js";
 import { catalogueAt } from "../catalogue-file.js";
 import { type CheckJob, checkJob, runCheckJob } from "../check-jobs.js";
+import { CheckPool, defaultWorkers, launcherThreads } from "../check-pool.js";
 import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver } from "../config.js";
 import { UsageError } from "../errors.js";
@@ -17,6 +18,20 @@ import { reportRemoteDifferences } from "../remote-check.js";
 
 export async function runCheck(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(checkSpec, argv);
+  const threads = countFlag(args, "jobs", "check");
+  if (threads === 0) throw new UsageError("--jobs must be 1 or more (1 checks on this thread only)", "check");
+  const workerThreads = launcherThreads();
+  const pool = workerThreads ? new CheckPool(workerThreads, threads === undefined ? defaultWorkers() : threads - 1, io.cwd) : undefined;
+  try {
+    return await checkWith(args, io, pool);
+  } finally {
+    // Whatever ended the check (an error in the walk, a catalogue that cannot be read), no
+    // worker outlives it.
+    await pool?.stop();
+  }
+}
+
+async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined): Promise<number> {
   const format = choiceFlag<FormatName>(args, "format", FORMATS, "pretty", "check");
   const maxWarnings = countFlag(args, "max-warnings", "check");
   const quiet = booleanFlag(args, "quiet");
@@ -45,7 +60,8 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   const checkAsRead = (absolutePath: string, read: ReadAlready): Checked | undefined => {
     try {
       const job = jobFor(absolutePath, displayPathOf(absolutePath, io.cwd));
-      return { job, report: checkJob({ ...job, ...read }, io.cwd) };
+      const ticket = pool?.offer({ ...job, ...read });
+      return ticket === undefined ? { job, report: checkJob({ ...job, ...read }, io.cwd) } : { job, ticket };
     } catch {
       // A config or catalogue that fails fails again below, in its turn (after every walk).
       return undefined;
@@ -53,8 +69,9 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   };
 
   let jobs: CheckJob[];
-  /** By job: its report, when the walk's `take` checked it. */
+  /** By job: its report, when the walk's `take` checked it, or its ticket when it handed it to a worker. */
   let checked: (FileReport | undefined)[] = [];
+  let tickets: (number | undefined)[] = [];
   if (readsStdin) {
     const source = await readSourceInput("-", io, stdinFilename);
     const job = jobFor(source.absolutePath, source.displayPath);
@@ -70,6 +87,7 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     // A file the walk read to decide that it counts comes with what was read: read once.
     jobs = collected.files.map((file) => file.taken?.job ?? (file.read ? { ...jobFor(file.absolutePath, file.displayPath), ...file.read } : jobFor(file.absolutePath, file.displayPath)));
     checked = collected.files.map((file) => file.taken?.report);
+    tickets = collected.files.map((file) => file.taken?.ticket);
   }
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
@@ -84,8 +102,19 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
     const fixTypes = fixTypesOf(args);
     if (fixTypes) jobs = await fixJobs(jobs, fixTypes, io, readsStdin);
   }
+  // What the walk did not check: each file offered to the pool, or checked here.
+  for (const [i, job] of jobs.entries()) {
+    if (checked[i] !== undefined || tickets[i] !== undefined) continue;
+    tickets[i] = pool?.offer(job);
+    if (tickets[i] === undefined) checked[i] = await runCheckJob(job, io.cwd);
+  }
+  const answers = pool ? await pool.finish() : undefined;
   const files: FileReport[] = [];
-  for (const [i, job] of jobs.entries()) files.push(checked[i] ?? (await runCheckJob(job, io.cwd)));
+  for (const [i, job] of jobs.entries()) {
+    const ticket = tickets[i];
+    // A job a worker could not check (its error, or a worker that died) is checked here, in its turn.
+    files.push(checked[i] ?? (ticket === undefined ? undefined : answers?.get(ticket)) ?? (await runCheckJob(job, io.cwd)));
+  }
   const all: CheckReport = { files, summary: summarize(files) };
   const shown = quiet ? errorsOnly(files) : all;
 
@@ -119,11 +148,8 @@ export async function runCheck(argv: readonly string[], io: Io): Promise<number>
   return all.summary.errors > 0 || tooManyWarnings || remoteExit === 1 ? 1 : 0;
 }
 
-/** A file checked as the walk read it. */
-interface Checked {
-  job: CheckJob;
-  report: FileReport;
-}
+/** A file checked as the walk read it, or handed to a worker (its ticket). */
+type Checked = { job: CheckJob; report: FileReport; ticket?: undefined } | { job: CheckJob; ticket: number; report?: undefined };
 
 function errorsOnly(files: readonly FileReport[]): CheckReport {
   const filtered = files.map((file) => ({ ...file, faults: file.faults.filter((fault) => fault.severity === "error") }));
