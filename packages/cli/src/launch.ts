@@ -13,7 +13,6 @@
 import { runCachedBundle } from "@wfkit/language-server/code-cache";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { CHECK_WORKER_ARGUMENT } from "./check-pool.js";
 
 declare const __WFKIT_VERSION__: string | undefined;
 
@@ -21,11 +20,6 @@ declare const __WFKIT_VERSION__: string | undefined;
 // see siblings.ts.
 (globalThis as { [key: symbol]: unknown })[Symbol.for("wfkit.importBeside")] = (specifier: string) => import(pathToFileURL(path.join(__dirname, specifier)).href);
 
-// `wfkit check`'s worker threads run this file too (check-pool.ts), and so the same bundle;
-// worker_threads is loaded only when a pool starts, or in a worker.
-(globalThis as { [key: symbol]: unknown })[Symbol.for("wfkit.threads")] = { script: __filename, load: () => require("node:worker_threads") };
-
 const version = typeof __WFKIT_VERSION__ === "string" ? __WFKIT_VERSION__ : "dev";
 const cli = runCachedBundle(require, path.join(__dirname, "cli.cjs"), `wfkit ${version}`, process.env.WFKIT_CODE_CACHE !== "0");
-// The main thread writes the cache: a worker compiled only what checking needs.
-if (cli.cacheWanted && !process.argv.includes(CHECK_WORKER_ARGUMENT)) process.once("exit", cli.writeCache);
+if (cli.cacheWanted) process.once("exit", cli.writeCache);

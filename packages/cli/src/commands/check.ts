@@ -1,10 +1,9 @@
 /** `wfkit check`: the linter. */
 import path from "node:path";
-import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, type ParsedArgs, stringFlag, stringsFlag } from "../args.js";
+import { booleanFlag, choiceFlag, countFlag, parseCommandArgs, stringFlag, stringsFlag } from "../args.js";
 import { checkSpec } from "./specs.js";
 import { catalogueAt } from "../catalogue-file.js";
 import { type CheckJob, checkJob, runCheckJob } from "../check-jobs.js";
-import { CheckPool, defaultWorkers, launcherThreads } from "../check-pool.js";
 import { painter, shouldColour } from "../colors.js";
 import { ConfigResolver } from "../config.js";
 import { UsageError } from "../errors.js";
@@ -18,20 +17,6 @@ import { reportRemoteDifferences } from "../remote-check.js";
 
 export async function runCheck(argv: readonly string[], io: Io): Promise<number> {
   const args = parseCommandArgs(checkSpec, argv);
-  const threads = countFlag(args, "jobs", "check");
-  if (threads === 0) throw new UsageError("--jobs must be 1 or more (1 checks on this thread only)", "check");
-  const workerThreads = launcherThreads();
-  const pool = workerThreads ? new CheckPool(workerThreads, threads === undefined ? defaultWorkers() : threads - 1, io.cwd) : undefined;
-  try {
-    return await checkWith(args, io, pool);
-  } finally {
-    // Whatever ended the check (an error in the walk, a catalogue that cannot be read), no
-    // worker outlives it.
-    await pool?.stop();
-  }
-}
-
-async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined): Promise<number> {
   const format = choiceFlag<FormatName>(args, "format", FORMATS, "pretty", "check");
   const maxWarnings = countFlag(args, "max-warnings", "check");
   const quiet = booleanFlag(args, "quiet");
@@ -60,8 +45,7 @@ async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined):
   const checkAsRead = (absolutePath: string, read: ReadAlready): Checked | undefined => {
     try {
       const job = jobFor(absolutePath, displayPathOf(absolutePath, io.cwd));
-      const ticket = pool?.offer({ ...job, ...read });
-      return ticket === undefined ? { job, report: checkJob({ ...job, ...read }, io.cwd) } : { job, ticket };
+      return { job, report: checkJob({ ...job, ...read }, io.cwd) };
     } catch {
       // A config or catalogue that fails fails again below, in its turn (after every walk).
       return undefined;
@@ -69,9 +53,8 @@ async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined):
   };
 
   let jobs: CheckJob[];
-  /** By job: its report, when the walk's `take` checked it, or its ticket when it handed it to a worker. */
+  /** By job: its report, when the walk's `take` checked it. */
   let checked: (FileReport | undefined)[] = [];
-  let tickets: (number | undefined)[] = [];
   if (readsStdin) {
     const source = await readSourceInput("-", io, stdinFilename);
     const job = jobFor(source.absolutePath, source.displayPath);
@@ -87,7 +70,6 @@ async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined):
     // A file the walk read to decide that it counts comes with what was read: read once.
     jobs = collected.files.map((file) => file.taken?.job ?? (file.read ? { ...jobFor(file.absolutePath, file.displayPath), ...file.read } : jobFor(file.absolutePath, file.displayPath)));
     checked = collected.files.map((file) => file.taken?.report);
-    tickets = collected.files.map((file) => file.taken?.ticket);
   }
   // Every catalogue a config names is read before checking starts, so its errors come first and once.
   for (const job of jobs) catalogueAt(job.cataloguePath, io.cwd);
@@ -102,19 +84,8 @@ async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined):
     const fixTypes = fixTypesOf(args);
     if (fixTypes) jobs = await fixJobs(jobs, fixTypes, io, readsStdin);
   }
-  // What the walk did not check: each file offered to the pool, or checked here.
-  for (const [i, job] of jobs.entries()) {
-    if (checked[i] !== undefined || tickets[i] !== undefined) continue;
-    tickets[i] = pool?.offer(job);
-    if (tickets[i] === undefined) checked[i] = await runCheckJob(job, io.cwd);
-  }
-  const answers = pool ? await pool.finish() : undefined;
   const files: FileReport[] = [];
-  for (const [i, job] of jobs.entries()) {
-    const ticket = tickets[i];
-    // A job a worker could not check (its error, or a worker that died) is checked here, in its turn.
-    files.push(checked[i] ?? (ticket === undefined ? undefined : answers?.get(ticket)) ?? (await runCheckJob(job, io.cwd)));
-  }
+  for (const [i, job] of jobs.entries()) files.push(checked[i] ?? (await runCheckJob(job, io.cwd)));
   const all: CheckReport = { files, summary: summarize(files) };
   const shown = quiet ? errorsOnly(files) : all;
 
@@ -148,8 +119,11 @@ async function checkWith(args: ParsedArgs, io: Io, pool: CheckPool | undefined):
   return all.summary.errors > 0 || tooManyWarnings || remoteExit === 1 ? 1 : 0;
 }
 
-/** A file checked as the walk read it, or handed to a worker (its ticket). */
-type Checked = { job: CheckJob; report: FileReport; ticket?: undefined } | { job: CheckJob; ticket: number; report?: undefined };
+/** A file checked as the walk read it. */
+interface Checked {
+  job: CheckJob;
+  report: FileReport;
+}
 
 function errorsOnly(files: readonly FileReport[]): CheckReport {
   const filtered = files.map((file) => ({ ...file, faults: file.faults.filter((fault) => fault.severity === "error") }));

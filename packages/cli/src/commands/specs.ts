@@ -6,7 +6,6 @@
 import type { CommandSpec } from "../args.js";
 import type { FlagSpec } from "../args.js";
 import { FORMATS } from "../formats/format.js";
-import { MAX_DEFAULT_WORKERS, START_AFTER } from "../check-pool.js";
 
 /** The flags of every command that calls the Workflows API (remote.ts reads them). */
 export const REMOTE_FLAGS: Record<string, FlagSpec> = {
@@ -61,12 +60,6 @@ export const checkSpec: CommandSpec = {
       description: "Pass over a .json file named as a PATH unless a directory walk would check it (a definition, alert or view body): for hooks handed every staged .json file.",
     },
     quiet: { type: "boolean", short: "q", description: "Report errors only (warnings still count for --max-warnings)." },
-    jobs: {
-      type: "string",
-      short: "j",
-      value: "N",
-      description: `Check on up to N threads, this one included (default: one per core, at most ${MAX_DEFAULT_WORKERS + 1}; 1: this thread only). Threads start only past ${START_AFTER} files; the report is the same.`,
-    },
     "stdin-filename": { type: "string", value: "NAME", description: "The name of the source read from standard input (-): picks its language, config and how it is shown." },
   },
   examples: [
