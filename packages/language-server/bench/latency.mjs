@@ -99,10 +99,11 @@ for (const debounce of DEBOUNCES) {
     rows.push({ ...row, openMs: percentile([...opens].sort((a, b) => a - b), 0.5), opens });
   }
 }
-const fixed = (n) => n.toFixed(1).padStart(7);
+// No keystrokes (`--keystrokes 0`, to time opens only) leaves the keystroke columns empty.
+const fixed = (n) => (n === undefined ? "-" : n.toFixed(1)).padStart(7);
 console.log(`keystroke -> publishDiagnostics over stdio, ${KEYSTROKES} keystrokes per document after ${WARMUP} unmeasured (ms)`);
 console.log("  nodes   lines  debounce cap    open   median      p95      max");
 for (const r of rows) console.log(`${String(r.nodes).padStart(7)} ${String(r.lines).padStart(7)} ${String(r.debounceMs).padStart(9)}  ${fixed(r.openMs)}  ${fixed(r.median)}  ${fixed(r.p95)}  ${fixed(r.max)}`);
-if (OPENS > 1) console.log(`open: the median of ${OPENS} fresh server processes.`);
+if (OPENS > 1) console.log(`open: the median of ${OPENS} fresh server processes (${rows.map((r) => r.opens.map((ms) => ms.toFixed(0)).join(", ")).join("; ")} ms).`);
 console.log("The debounce is adaptive: 0 ms while the document's last check took under 16 ms, else about the check's cost, up to the cap.");
 if (process.env.WFKIT_BENCH_JSON) console.log(JSON.stringify(rows));
