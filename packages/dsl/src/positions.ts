@@ -37,7 +37,7 @@ const CARRIAGE_RETURN = 13;
 
 /** Converts between offsets and positions of one text; build once per text and reuse. */
 export class LineIndex {
-  private lineStarts: readonly number[] | undefined;
+  private lineStarts: readonly number[] | (() => readonly number[]) | undefined;
   /** Length of a leading byte order mark (0 or 1): skipped when counting line 0's characters. */
   private readonly bomLength: number;
 
@@ -45,9 +45,11 @@ export class LineIndex {
     readonly text: string,
     /**
      * The offsets where the text's lines start, when the caller keeps them already (an
-     * editor updates them per edit): 0, then just after each `\n`, `\r\n` and lone `\r`.
+     * editor updates them per edit): 0, then just after each `\n`, `\r\n` and lone `\r`. Or
+     * a function that gives them, called on the first use, for a caller that builds its own
+     * lazily too (a valid file never needs them).
      */
-    lineStarts?: readonly number[],
+    lineStarts?: readonly number[] | (() => readonly number[]),
   ) {
     this.bomLength = text.charCodeAt(0) === BYTE_ORDER_MARK ? 1 : 0;
     this.lineStarts = lineStarts;
@@ -98,6 +100,7 @@ export class LineIndex {
   }
 
   private starts(): readonly number[] {
+    if (typeof this.lineStarts === "function") this.lineStarts = this.lineStarts();
     if (this.lineStarts) return this.lineStarts;
     const text = this.text;
     const starts = [0];

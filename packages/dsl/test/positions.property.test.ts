@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyzeSource, LineIndex, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetAt, offsetsHeldBy, partitionPoint, positionAt } from "@wfkit/dsl";
+import { analyzeSource, compileAst, LineIndex, moveOffsets, OFFSET_FIELDS, OFFSET_LIST_FIELDS, offsetAt, offsetsHeldBy, parse, partitionPoint, positionAt } from "@wfkit/dsl";
 import { DSL_RUNS } from "./arbitraries.js";
 
 describe("positions", () => {
@@ -12,6 +12,21 @@ describe("positions", () => {
     expect(positionAt(text, 10)).toEqual({ line: 3, character: 0 }); // g
     expect(positionAt(text, text.length)).toEqual({ line: 3, character: 2 });
     expect(new LineIndex(text).lineCount).toBe(4);
+  });
+
+  it("take line starts given as a function, asked for once, on the first use, and not by compiling a valid file", () => {
+    const text = 'part a = pack@1\npart b = pack@1\na -> b\n';
+    let asked = 0;
+    const lines = new LineIndex(text, () => {
+      asked++;
+      return [0, 16, 32, 39];
+    });
+    expect(compileAst(parse(text).ast, text, { lines }).faults).toEqual([]);
+    expect(asked).toBe(0);
+    expect(lines.positionAt(20)).toEqual({ line: 1, character: 4 });
+    expect(lines.offsetAt({ line: 2, character: 1 })).toBe(33);
+    expect(lines.lineCount).toBe(4);
+    expect(asked).toBe(1);
   });
 
   it("never place a position between the \\r and \\n of a CRLF", () => {

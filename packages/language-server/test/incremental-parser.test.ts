@@ -73,6 +73,24 @@ describe("LineMap and applyChanges", () => {
     }
   });
 
+  it("finds a fresh text's line starts after \\n, \\r\\n and lone \\r, with and without any \\r in the text", () => {
+    const random = prng(7);
+    const pieces = ["a", "bc", " ", "\n", "\n", "\r\n", "\r", "\n\r", "\r\r\n"];
+    for (let i = 0; i < 400; i++) {
+      const withReturns = i % 2 === 0;
+      let text = "";
+      const length = Math.floor(random() * 40);
+      for (let k = 0; k < length; k++) {
+        const piece = pieces[Math.floor(random() * pieces.length)]!;
+        text += withReturns ? piece : piece.replaceAll("\r", "x");
+      }
+      const expected = [0];
+      for (const match of text.matchAll(/\r\n|\r|\n/g)) expected.push(match.index + match[0].length);
+      const lines = new LineMap(text);
+      expect(Array.from({ length: lines.lineCount }, (_, line) => lines.lineStart(line)), JSON.stringify(text)).toEqual(expected);
+    }
+  });
+
   it("keeps the first line's start through an edit at the very start of the text", () => {
     const original = "ab\ncd\n";
     for (const [end, insert] of [[0, "x\n"], [0, "x"], [1, ""], [3, "\n\n"], [3, ""]] as const) {

@@ -117,6 +117,8 @@ export class WfkitDocument {
    * IncrementalParser.prepare). True when there is nothing (more) to do.
    */
   prepareForEdits(): boolean {
+    // An edit's range is mapped through the line starts, built on first use: build them now.
+    void this.lines.lineCount;
     const parser = this.history?.parser;
     if (!parser || !this.parseResult || parser.current !== this.parseResult) return true;
     return parser.prepare();
@@ -131,7 +133,7 @@ export class WfkitDocument {
     if (!this.jsonParse) {
       const previous = this.jsonPending && { source: this.jsonPending.base, edit: this.jsonPending.region };
       // The line starts the editor's edits keep up to date place the faults: no pass over the text to find them.
-      this.jsonParse = parseJsonSource(this.text, true, { lines: new LineIndex(this.text, this.lines.lineStarts), previous });
+      this.jsonParse = parseJsonSource(this.text, true, { lines: new LineIndex(this.text, () => this.lines.lineStarts), previous });
       this.jsonPending = undefined;
     }
     return this.jsonParse;
@@ -154,7 +156,7 @@ export class WfkitDocument {
     if (this.language !== "wf") return undefined;
     // The line starts the editor's edits keep up to date place the compiler's faults: no
     // pass over the whole text to find them again.
-    this.compiledResult ??= compileAst(this.parsed.ast, this.text, { cache: this.history?.compileCache, lines: new LineIndex(this.text, this.lines.lineStarts) });
+    this.compiledResult ??= compileAst(this.parsed.ast, this.text, { cache: this.history?.compileCache, lines: new LineIndex(this.text, () => this.lines.lineStarts) });
     return this.compiledResult;
   }
 

@@ -205,7 +205,7 @@ function indexAt(chunks: readonly ParsedChunk[], offset: number): number {
 }
 
 function parseChunkAt(text: string, start: number, end: number, lines: LineMap): ParsedChunk {
-  const { statements, comments, faults } = parseChunk(text, start, end, new LineIndex(text, lines.lineStarts));
+  const { statements, comments, faults } = parseChunk(text, start, end, new LineIndex(text, () => lines.lineStarts));
   return { start, end, statements, comments, faults: faults };
 }
 
