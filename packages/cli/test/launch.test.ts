@@ -27,15 +27,24 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function check(env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [path.join(dir, "wfkit.cjs"), "check", "ok.wf"], { cwd: dir, encoding: "utf8", env: { ...process.env, ...env } });
+function wfkit(args: readonly string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [path.join(dir, "wfkit.cjs"), ...args], { cwd: dir, encoding: "utf8", env: { ...process.env, ...env } });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+const check = (env: Record<string, string> = {}) => wfkit(["check", "ok.wf"], env);
 
 /** The key line the cache starts with. */
 function cacheKey(): string {
   const contents = readFileSync(cache);
   return contents.subarray(0, contents.indexOf(10) + 1).toString("utf8");
+}
+
+/** The commands whose runs the cache holds (its second line). */
+function cacheParts(): string[] {
+  const contents = readFileSync(cache);
+  const keyEnd = contents.indexOf(10) + 1;
+  return contents.subarray(keyEnd, contents.indexOf(10, keyEnd)).toString("utf8").split(" ").filter(Boolean);
 }
 
 describe("the launcher's code cache", () => {
@@ -49,7 +58,8 @@ describe("the launcher's code cache", () => {
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toContain("1 file checked: no problems");
     const { size, mtimeMs } = statSync(path.join(dir, "cli.cjs"));
-    expect(cacheKey()).toMatch(new RegExp(`^wfkit \\S+ ${size} ${mtimeMs} ${process.version} ${process.arch}\\n$`));
+    expect(cacheKey()).toMatch(new RegExp(`^wfkit \\S+ ${size} ${mtimeMs} ${process.version} ${process.arch} parts\\n$`));
+    expect(cacheParts()).toEqual(["check"]);
     expect(statSync(cache).size).toBeGreaterThan(100_000);
     const written = statSync(cache).mtimeMs;
     const second = check();
@@ -65,11 +75,37 @@ describe("the launcher's code cache", () => {
     writeFileSync(cache, Buffer.concat([Buffer.from(key.replace(/ \d+ /, " 1 ")), good.subarray(key.length)]));
     expect(check().status).toBe(0);
     expect(cacheKey()).toBe(key);
-    writeFileSync(cache, Buffer.concat([Buffer.from(key), Buffer.alloc(5_000, 7)]));
+    // What V8 refuses, under this build's key and a line that says it holds `check`.
+    writeFileSync(cache, Buffer.concat([Buffer.from(`${key}check\n`), Buffer.alloc(5_000, 7)]));
     const refused = check();
     expect(refused.status, refused.stderr).toBe(0);
     expect(refused.stderr).toBe("");
-    expect(readFileSync(cache).subarray(key.length).equals(Buffer.alloc(5_000, 7))).toBe(false);
+    expect(readFileSync(cache).subarray(key.length + "check\n".length).equals(Buffer.alloc(5_000, 7))).toBe(false);
+    expect(cacheParts()).toEqual(["check"]);
+  });
+
+  it("is written again by the first run of a command it holds no run of, and then holds both", () => {
+    rmSync(cache, { force: true });
+    expect(wfkit(["--version"]).status).toBe(0);
+    // A run of no command (flags only) holds the bundle's start and no command.
+    expect(cacheParts()).toEqual([]);
+    const small = statSync(cache).size;
+    expect(check().status).toBe(0);
+    expect(cacheParts()).toEqual(["check"]);
+    const withCheck = statSync(cache).size;
+    expect(withCheck).toBeGreaterThan(small);
+    const written = statSync(cache).mtimeMs;
+    expect(check().status).toBe(0);
+    expect(statSync(cache).mtimeMs).toBe(written);
+    expect(wfkit(["fmt", "--check", "ok.wf"]).status).toBe(0);
+    expect(cacheParts()).toEqual(["check", "fmt"]);
+    // What the check compiled is kept beside what the fmt run compiled.
+    expect(statSync(cache).size).toBeGreaterThanOrEqual(withCheck);
+    // A command that does not exist is no part: the cache is not written for it.
+    const before = statSync(cache).mtimeMs;
+    expect(wfkit(["chekc"]).status).toBe(2);
+    expect(cacheParts()).toEqual(["check", "fmt"]);
+    expect(statSync(cache).mtimeMs).toBe(before);
   });
 
   it("is neither read nor written with WFKIT_CODE_CACHE=0, and its absence where it cannot be written is no error", () => {

@@ -59,8 +59,14 @@ describe("the CLI's graph bundle", () => {
     rmSync(cache, { force: true });
     expect(wfkit(["graph", "--format", "svg", file, "-o", path.join(work, "small.svg")]).status).toBe(0);
     const written = readFileSync(cache);
-    // A cache V8 refused would be written again as `check` exits.
-    expect(wfkit(["check", file]).status).toBe(0);
+    // A cache V8 refused would be written again as the next command exits: the same command
+    // leaves it as it is; another (`check`) writes it once, holding both (launch.ts).
+    expect(wfkit(["graph", "--format", "svg", file, "-o", path.join(work, "small.svg")]).status).toBe(0);
     expect(readFileSync(cache).equals(written)).toBe(true);
+    expect(wfkit(["check", file]).status).toBe(0);
+    const withCheck = readFileSync(cache);
+    expect(withCheck.toString("latin1", 0, 200).split("\n")[1]).toBe("graph check");
+    expect(wfkit(["check", file]).status).toBe(0);
+    expect(readFileSync(cache).equals(withCheck)).toBe(true);
   });
 });

@@ -65,13 +65,14 @@ describe("the checker thread on the checker's bundle", () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(["part-unknown"]);
     const key = readFileSync(cacheFile, "utf8").split("\n")[0]!;
     expect(key.startsWith(`wfkit-checker ${statSync(bundle).size} `)).toBe(true);
-    expect(key.endsWith(` ${process.version} ${process.arch}`)).toBe(true);
+    expect(key.endsWith(` ${process.version} ${process.arch} parts`)).toBe(true);
   });
 
   it("gives the same verdicts with the cache, with a corrupt one (replaced), and with none", async () => {
     const withCache = await checkWithLoader(broken);
     const key = readFileSync(cacheFile, "utf8").split("\n")[0]!;
-    writeFileSync(cacheFile, `${key}\nnot V8's data`);
+    // This build's key, no parts (the checker has one), then what V8 refuses.
+    writeFileSync(cacheFile, `${key}\n\nnot V8's data`);
     const withCorrupt = await checkWithLoader(broken, { writes: true });
     expect(readFileSync(cacheFile).length).toBeGreaterThan(key.length + 100);
     writeFileSync(cacheFile, "wfkit-checker 1 2 v0 none\nstale");
