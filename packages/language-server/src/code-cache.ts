@@ -16,9 +16,9 @@
  * cache holds: a run of a part it does not hold writes it again, with what that run compiled
  * added to what it read. Without that, the cache would hold only what the first run after an
  * install needed (`wfkit --version`, say), and every `check` after it would compile the
- * checker afresh: about 16 ms of a 70 ms run, measured. It is only as trustworthy as the bundle itself (whoever can replace one can replace
- * the other), and is written to a temporary file and renamed, so a reader never sees half of
- * one. Where the directory is not writable (a global install owned by another user) there is
+ * checker afresh: about 16 ms of a 70 ms run, measured. It is only as trustworthy as the
+ * bundle itself (whoever can replace one can replace the other), and is written to a
+ * temporary file and renamed, so a reader never sees half of one. Where the directory is not writable (a global install owned by another user) there is
  * simply no cache.
  *
  * The function is self-contained and is given `require`: a checker thread runs its source
@@ -68,7 +68,8 @@ export function runCachedBundle(load: NodeRequire, bundle: string, label: string
       const keyBytes = Buffer.byteLength(key);
       const partsEnd = contents.indexOf(10, keyBytes);
       if (partsEnd > 0 && contents.toString("latin1", 0, keyBytes) === key) {
-        parts = contents.toString("latin1", keyBytes, partsEnd).split(" ").filter((name) => PART_NAME.test(name));
+        // Read as written, words only and at most MOST_PARTS of them, whatever the line holds.
+        parts = contents.toString("latin1", keyBytes, partsEnd).split(" ").filter((name) => PART_NAME.test(name)).slice(0, MOST_PARTS);
         cachedData = contents.subarray(partsEnd + 1);
       }
     } catch {

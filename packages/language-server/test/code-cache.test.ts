@@ -73,6 +73,28 @@ describe("the parts a cache holds", () => {
     expect(third.cacheWantedFor("")).toBe(false);
   });
 
+  it("reads a parts line of junk as words only, at most 64 of them, and still runs with the cache", () => {
+    writeFileSync(path.join(dir, "junk.cjs"), source);
+    const made = load("junk.cjs");
+    made.writeCache();
+    const contents = readFileSync(path.join(dir, "junk.cjs.cache"));
+    const keyEnd = contents.indexOf(10) + 1;
+    const data = contents.subarray(contents.indexOf(10, keyEnd) + 1);
+    // 10,000 names (only some of them words), control characters, a name far too long.
+    const junk = [...Array.from({ length: 10_000 }, (_, i) => (i % 2 ? `p${"abcdefghij"[i % 10]}${i.toString(36).replace(/\d/g, "x")}` : `Bad_${i}`)), "\t\u0001", "z".repeat(500)].join(" ");
+    writeFileSync(path.join(dir, "junk.cjs.cache"), Buffer.concat([contents.subarray(0, keyEnd), Buffer.from(`${junk}\n`, "latin1"), data]));
+    const read = load("junk.cjs");
+    expect(read.cacheWanted).toBe(false);
+    expect((read.exports.b as () => unknown)()).toBe("bbb");
+    // The 64 words read leave no room for another part: nothing more is wanted or written.
+    expect(read.cacheWantedFor("another")).toBe(false);
+    read.writeCache("another");
+    const kept = partsLine("junk.cjs").split(" ");
+    expect(kept).toHaveLength(64);
+    expect(kept.every((name) => /^[a-z][a-z-]{0,31}$/.test(name))).toBe(true);
+    expect(kept).not.toContain("another");
+  });
+
   it("does not use a cache without its parts line (an older launcher's): it is wanted again", () => {
     writeFileSync(path.join(dir, "old.cjs"), source);
     const made = load("old.cjs");
